@@ -1,0 +1,327 @@
+"""The ``sakiyomi`` command line (contract: DESIGN.md §8).
+
+Errors in what the user typed (game, position, move, option) print one line on stderr and exit
+with status 2; internal errors exit with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from sakiyomi.agents import Agent, HumanAgent, SearchAgent
+from sakiyomi.game import Game, GameError, GameUnits, Player
+from sakiyomi.games import GAMES, load
+from sakiyomi.match import play_game
+from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
+from sakiyomi.search import textbook
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.perft import perft
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import analyze, solve
+
+ALGORITHMS = (
+    "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
+    "alphabeta", "negascout", "mtdf", "pvs",
+)
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors in one line (no usage dump) and exits with 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def game_value(game: Game[Any], value: int, solved: bool) -> int:
+    """A score in the game's own units (DESIGN.md §8)."""
+    if isinstance(game, GameUnits):
+        return game.to_game_units(value)
+    if solved and is_decisive(value):
+        return sign(value)
+    return value
+
+
+def _emit(record: dict[str, Any], as_json: bool, text: str) -> None:
+    print(json.dumps(record, ensure_ascii=False) if as_json else text, flush=True)
+
+
+def _moves_text(game: Game[Any], moves: Sequence[Any]) -> list[str]:
+    return [game.move_to_text(m) for m in moves]
+
+
+# ---- search ------------------------------------------------------------------------------
+
+
+def _textbook(game: Game[Any], algorithm: str, depth: int) -> textbook.TextbookResult[Any]:
+    position = game.copy()
+    runners: dict[str, Callable[[], textbook.TextbookResult[Any]]] = {
+        "minimax": lambda: textbook.minimax(position, depth),
+        "negamax": lambda: textbook.negamax(position, depth),
+        "alphabeta-minmax-hard": lambda: textbook.alphabeta_minmax(
+            position, depth, fail_soft=False),
+        "alphabeta-minmax": lambda: textbook.alphabeta_minmax(position, depth),
+        "alphabeta-hard": lambda: textbook.alphabeta(position, depth, fail_soft=False),
+        "alphabeta": lambda: textbook.alphabeta(position, depth),
+        "negascout": lambda: textbook.negascout(position, depth),
+    }
+    return runners[algorithm]()
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Search one position with the chosen algorithm and print value, move, PV and counts."""
+    game = load(args.game, args.position)
+    if game.outcome() is not None:
+        raise GameError("the position is already finished: there is nothing to search")
+    start = time.perf_counter()
+    if args.algorithm in ("pvs", "mtdf"):
+        limits = Limits(depth=args.depth, nodes=args.nodes,
+                        time=args.time if args.time is not None or args.depth or args.nodes
+                        else 10.0)
+        config = SearchConfig(tt=not args.no_tt)
+        searcher: Searcher[Any] = Searcher(game.copy(), config,
+                                           stop=StopSignal.from_limits(limits))
+        result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
+                     aspiration_delta=0)
+        value, pv, depth = result.value, result.pv, result.depth
+        nodes, leaves = result.stats.nodes, result.stats.leaves
+        best = result.best_move
+    else:
+        if args.nodes is not None or args.time is not None:
+            raise UsageError(f"--nodes/--time need --algorithm pvs or mtdf, not {args.algorithm}")
+        depth = args.depth if args.depth is not None else MAX_PLY - 1
+        tb = _textbook(game, args.algorithm, depth)
+        value, pv, nodes, leaves = tb.value, tb.pv, tb.nodes, tb.leaves
+        best = pv[0] if pv else None
+    seconds = time.perf_counter() - start
+    pv_text = _moves_text(game, pv)
+    best_text = game.move_to_text(best) if best is not None else None
+    record = {
+        "game": args.game, "position": args.position, "algorithm": args.algorithm,
+        "value": game_value(game, value, False), "score": format_score(value),
+        "best_move": best_text, "pv": pv_text, "nodes": nodes, "leaves": leaves,
+        "depth": depth, "seconds": round(seconds, 6),
+    }
+    _emit(record, args.json,
+          f"value {format_score(value)}  best {best_text}  pv {' '.join(pv_text)}\n"
+          f"algorithm {args.algorithm}  depth {depth}  nodes {nodes}  leaves {leaves}  "
+          f"time {seconds:.3f}s")
+    return 0
+
+
+# ---- solve -------------------------------------------------------------------------------
+
+
+def _solve_one(name: str, position: str, weak: bool, as_json: bool) -> None:
+    game = load(name, position)
+    start = time.perf_counter()
+    result = solve(game, weak=weak)
+    seconds = time.perf_counter() - start
+    value = result.value if weak else game_value(game, result.value, True)
+    pv_text = _moves_text(game, result.pv)
+    best = game.move_to_text(result.best_move) if result.best_move is not None else None
+    word = result_word(result.value)
+    record = {
+        "game": name, "position": position, "algorithm": "weak" if weak else "exact",
+        "value": value, "result": word, "best_move": best, "pv": pv_text,
+        "nodes": result.stats.nodes, "leaves": result.stats.leaves, "depth": len(result.pv),
+        "seconds": round(seconds, 6), "microseconds": int(seconds * 1e6),
+    }
+    _emit(record, as_json,
+          f"{position} {value} {word} best {best} pv {' '.join(pv_text)} "
+          f"nodes {result.stats.nodes} us {int(seconds * 1e6)}")
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
+    if args.position != "-":
+        _solve_one(args.game, args.position, args.weak, args.json)
+        return 0
+    status = 0
+    for number, line in enumerate(sys.stdin, 1):
+        text = line.strip()
+        if not text:
+            continue
+        position = text.split()[0]
+        try:
+            _solve_one(args.game, position, args.weak, args.json)
+        except GameError as exc:
+            print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
+            status = 2
+    return status
+
+
+# ---- analyze -----------------------------------------------------------------------------
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """The value of every legal move, best first."""
+    game = load(args.game, args.position)
+    if game.outcome() is not None:
+        raise GameError("the position is already finished: there are no moves to analyze")
+    start = time.perf_counter()
+    depth = None if args.exact or args.depth is None else args.depth
+    values, nodes = analyze(game, depth)
+    seconds = time.perf_counter() - start
+    solved = depth is None
+    moves = [
+        {"move": game.move_to_text(mv.move), "value": game_value(game, mv.value, solved),
+         "score": format_score(mv.value), "pv": _moves_text(game, mv.pv)}
+        for mv in values
+    ]
+    record = {"game": args.game, "position": args.position, "moves": moves,
+              "value": moves[0]["value"], "best_move": moves[0]["move"],
+              "pv": moves[0]["pv"], "nodes": nodes, "depth": depth if depth else "exact",
+              "seconds": round(seconds, 6)}
+    lines = [f"{m['move']:>6}  {m['value']:>8}  {' '.join(_moves_text(game, mv.pv))}"
+             for m, mv in zip(moves, values, strict=True)]
+    _emit(record, args.json, "\n".join(lines) + f"\nnodes {nodes}  time {seconds:.3f}s")
+    return 0
+
+
+# ---- perft -------------------------------------------------------------------------------
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    """Count the leaves of the legal-move tree DEPTH plies deep."""
+    game = load(args.game, args.position)
+    if args.depth < 0:
+        raise UsageError("DEPTH must be 0 or more")
+    start = time.perf_counter()
+    count = perft(game, args.depth)
+    seconds = time.perf_counter() - start
+    record = {"game": args.game, "position": args.position, "depth": args.depth,
+              "nodes": count, "seconds": round(seconds, 6)}
+    _emit(record, args.json, str(count))
+    return 0
+
+
+# ---- play --------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a game; each side is a human at the prompt or the computer."""
+    position = args.position if args.position is not None else GAMES[args.game].start \
+        if args.game in GAMES else ""
+    game = load(args.game, position)
+    limits = Limits(depth=args.depth, time=args.time if args.time is not None
+                    else (None if args.depth is not None else 5.0))
+
+    def write(text: str) -> None:
+        print(text, flush=True)
+
+    def agent(kind: str) -> Agent[Any]:
+        if kind == "human":
+            return HumanAgent(input, write)
+        return SearchAgent(limits, report=write)
+
+    agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
+    play_game(game, agents, write)
+    return 0
+
+
+# ---- parser ------------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return int(text)
+
+
+def _non_negative_int(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
+    return value
+
+
+Register = Callable[["argparse._SubParsersAction[_Parser]"], None]
+
+
+def build_parser(extra: Sequence[Register] = ()) -> _Parser:
+    """The argument parser with every subcommand."""
+    parser = _Parser(prog="sakiyomi", description="game-tree search (先読み)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    games = sorted(GAMES)
+
+    p = sub.add_parser("search", help="search a position with one algorithm")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="pvs")
+    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--nodes", type=_positive_int)
+    p.add_argument("--time", type=_seconds)
+    p.add_argument("--no-tt", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_search)
+
+    p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    p.add_argument("--weak", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("analyze", help="the value of every legal move")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--depth", type=_positive_int)
+    group.add_argument("--exact", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_analyze)
+
+    p = sub.add_parser("perft", help="count move sequences (move-generator check)")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    p.add_argument("depth", type=_non_negative_int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_perft)
+
+    p = sub.add_parser("play", help="play a game: human or computer on either side")
+    p.add_argument("game", choices=games)
+    p.add_argument("--first", choices=("human", "cpu"), default="human")
+    p.add_argument("--second", choices=("human", "cpu"), default="cpu")
+    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--time", type=_seconds)
+    p.add_argument("--position")
+    p.set_defaults(run=cmd_play)
+
+    for register in extra:
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        status: int = args.run(args)
+        return status
+    except (UsageError, GameError) as exc:
+        print(f"sakiyomi: error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    except KeyboardInterrupt:
+        print("sakiyomi: interrupted", file=sys.stderr, flush=True)
+        return 130
+    except BrokenPipeError:
+        return 0

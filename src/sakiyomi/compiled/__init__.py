@@ -1,0 +1,1 @@
+"""The compiled path: one numba search template specialised per kernel game."""

@@ -1,0 +1,171 @@
+"""The Game protocol every searcher works on, and the optional capabilities a game may declare.
+
+A game object is a position plus its history: ``play`` and ``undo`` mutate it in place so that
+searches never copy positions per node (DESIGN.md §3).  Moves are game objects, never strings;
+``move_to_text`` / ``move_from_text`` convert at the edges (CLI, protocols).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Protocol, Self, TypeVar, runtime_checkable
+
+M = TypeVar("M")
+M_contra = TypeVar("M_contra", contravariant=True)
+M_co = TypeVar("M_co", covariant=True)
+
+
+class Player(IntEnum):
+    """The two players; FIRST moves first (x, Black in Othello/shogi, White in chess)."""
+
+    FIRST = 0
+    SECOND = 1
+
+    @property
+    def other(self) -> Player:
+        """The opponent."""
+        return Player.SECOND if self is Player.FIRST else Player.FIRST
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the winner (None for a draw), why, and a margin (e.g. discs)."""
+
+    winner: Player | None
+    reason: str
+    margin: int = 0
+
+
+class GameError(ValueError):
+    """Bad input about a game: a malformed position, an illegal or unreadable move."""
+
+
+class PositionError(GameError):
+    """A position string that cannot be parsed or describes an impossible position."""
+
+
+class MoveError(GameError):
+    """A move text that is malformed or names an illegal move."""
+
+
+class Game(Protocol[M]):
+    """A position and its history; play() and undo() mutate it in place."""
+
+    @property
+    def to_move(self) -> Player:
+        """The player whose turn it is."""
+        ...
+
+    def legal_moves(self) -> Sequence[M]:
+        """All legal moves; a pass is a legal move; empty only when the game is over."""
+        ...
+
+    def play(self, move: M) -> None:
+        """Make a legal move (no legality check on the hot path)."""
+        ...
+
+    def undo(self) -> None:
+        """Take back the last move played."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else how it ended."""
+        ...
+
+    def evaluate(self) -> int:
+        """Heuristic value of a non-terminal position, from the side to move's point of view."""
+        ...
+
+    def key(self) -> int:
+        """Equal positions give equal keys (a perfect key or a 64-bit Zobrist hash)."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy (used once per search, never per node)."""
+        ...
+
+    def move_to_text(self, move: M) -> str:
+        """The move in this game's notation (DESIGN.md §8)."""
+        ...
+
+    def move_from_text(self, text: str) -> M:
+        """Parse a legal move in this position; raise MoveError naming the problem otherwise."""
+        ...
+
+
+# ---- optional capabilities, detected once when a searcher is built (never per node) ----------
+
+
+@runtime_checkable
+class TerminalScoring(Protocol):
+    """A game whose finished positions have values other than plain win/draw/loss.
+
+    ``terminal_value(ply)`` scores the current finished position for the side to move, ``ply``
+    plies below the root (so that quicker wins can score higher).  Explicit trees return their
+    leaf values; Othello returns a disc difference.
+    """
+
+    def terminal_value(self, ply: int) -> int:
+        """Score of the finished position for the side to move."""
+        ...
+
+
+@runtime_checkable
+class MoveHints(Protocol[M_contra]):
+    """Static move ordering: a higher hint is searched earlier (captures by value, centre first)."""
+
+    def move_hints(self, moves: Sequence[M_contra]) -> Sequence[int]:
+        """One integer per move, same order as ``moves``."""
+        ...
+
+
+@runtime_checkable
+class NoisyMoves(Protocol[M_co]):
+    """Moves a quiescence search should still look at once depth runs out (captures, promotions)."""
+
+    def noisy_moves(self) -> Sequence[M_co]:
+        """The subset of legal moves that make the position 'noisy'."""
+        ...
+
+    def in_check(self) -> bool:
+        """True when standing pat would be unsound (the side to move must answer a threat)."""
+        ...
+
+
+@runtime_checkable
+class RepetitionRules(Protocol):
+    """A game that judges repetitions itself (chess threefold/50 moves, shogi sennichite).
+
+    Returns the value for the side to move when the current position ends the game by
+    repetition, else None.  Games without this capability get the default: a position that
+    repeats one on the current path is a draw (seed 003).
+    """
+
+    def repetition_value(self, ply: int) -> int | None:
+        """Value for the side to move if the position is decided by repetition."""
+        ...
+
+
+@runtime_checkable
+class ScoreBounds(Protocol):
+    """The range of exact values a solver must bisect (e.g. Connect Four ±21, Othello ±64)."""
+
+    def score_bounds(self) -> tuple[int, int]:
+        """(lowest, highest) possible exact value for the side to move."""
+        ...
+
+
+@runtime_checkable
+class GameUnits(Protocol):
+    """Converts an internal search score to the game's own units for reporting (DESIGN.md §8)."""
+
+    def to_game_units(self, score: int) -> int:
+        """The value in the game's units, e.g. Pons's score for Connect Four."""
+        ...
+
+
+def is_acyclic(game: object) -> bool:
+    """True when positions of this game can never repeat (no repetition checks are needed)."""
+    return bool(getattr(game, "ACYCLIC", False))

@@ -1,0 +1,1 @@
+"""Search algorithms: textbook reference functions, the production Searcher and its drivers."""

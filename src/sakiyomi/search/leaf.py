@@ -1,0 +1,32 @@
+"""How every algorithm scores a finished position: one rule for textbook and production code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sakiyomi.game import Game, Outcome, TerminalScoring
+from sakiyomi.score import loss_in, win_in
+
+TerminalScorer = Callable[[Outcome, int], int]
+
+
+def terminal_scorer(game: Game[object]) -> TerminalScorer:
+    """The function scoring finished positions of ``game`` for the side to move at ``ply``.
+
+    Games with ``TerminalScoring`` give their own values (tree leaves, disc differences);
+    otherwise a win ``ply`` plies from the root is ``win_in(ply)`` and a draw is 0.
+    """
+    if isinstance(game, TerminalScoring):
+        scored = game
+
+        def own(outcome: Outcome, ply: int) -> int:
+            return scored.terminal_value(ply)
+
+        return own
+
+    def by_winner(outcome: Outcome, ply: int) -> int:
+        if outcome.winner is None:
+            return 0
+        return win_in(ply) if outcome.winner == game.to_move else loss_in(ply)
+
+    return by_winner

@@ -1,0 +1,305 @@
+"""The production node search: negamax αβ, fail-soft, with PVS, TT, ordering and repetition.
+
+Every driver (iterative deepening, aspiration, MTD(f), exact and win/loss solving, analyze)
+calls ``Searcher.search`` with the window and depth it needs (DESIGN.md §1.1).
+
+Fail-soft contract of ``search(depth, alpha, beta)`` with true value ``t`` (of the depth-limited
+tree): ``v <= alpha`` ⇒ ``t <= v``; ``v >= beta`` ⇒ ``t >= v``; otherwise ``v == t``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar, cast
+
+from sakiyomi.game import Game, MoveHints, NoisyMoves, RepetitionRules, is_acyclic
+from sakiyomi.ordering import MoveOrderer
+from sakiyomi.repetition import PathHistory
+from sakiyomi.score import INF, MAX_PLY, from_tt, to_tt
+from sakiyomi.search.leaf import terminal_scorer
+from sakiyomi.search.limits import SearchAborted, StopSignal
+from sakiyomi.search.result import SearchStats
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.tt import Bound, TranspositionTable
+
+M = TypeVar("M", bound=Hashable)
+
+_EMPTY: tuple[object, ...] = ()
+SOLVED = MAX_PLY  # TT depth of results that reached the end of the game everywhere
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Switches for every enhancement, so each can be measured on its own (``compare``)."""
+
+    tt: bool = True
+    tt_capacity: int = 1 << 18
+    pvs: bool = True
+    ordering: bool = True  # master switch for TT move, hints, killers, history
+    hints: bool = True
+    killers: bool = True
+    history: bool = True
+    presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
+    quiescence: bool = True
+    repetition: bool = True
+    check_every: int = 1024  # nodes between polls of the stop signal
+
+
+class Searcher(Generic[M]):
+    """Bounded negamax over one game object, which it mutates with play/undo and restores."""
+
+    def __init__(
+        self,
+        game: Game[M],
+        config: SearchConfig = SearchConfig(),
+        *,
+        tracer: Tracer = NULL_TRACER,
+        tt: TranspositionTable[M] | None = None,
+        stop: StopSignal | None = None,
+        history: Iterable[int] = (),
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.tracer = tracer
+        self.stop = stop if stop is not None else StopSignal()
+        self.stats = SearchStats()
+        if config.tt:
+            self.tt: TranspositionTable[M] | None = (
+                tt if tt is not None else TranspositionTable(config.tt_capacity)
+            )
+        else:
+            self.tt = None
+        # Capabilities are detected once here, never per node (DESIGN.md §1.7).
+        self._score_terminal = terminal_scorer(cast(Game[object], game))
+        hints = game.move_hints if config.hints and isinstance(game, MoveHints) else None
+        self.orderer: MoveOrderer[M] = MoveOrderer(
+            MAX_PLY, hints, killers=config.killers, history=config.history
+        )
+        self._ordering = config.ordering
+        self._noisy = game if config.quiescence and isinstance(game, NoisyMoves) else None
+        self._rules = game if isinstance(game, RepetitionRules) else None
+        self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
+        self._history_keys = tuple(history)
+        self._path = PathHistory(self._history_keys)
+        self._pv: list[tuple[M, ...]] = [cast(tuple[M, ...], _EMPTY)] * (MAX_PLY + 2)
+        self._next_poll = config.check_every
+        self._ply = 0
+        self.root_best_move: M | None = None
+        self.hit_horizon = False  # did the last search stop anywhere on its depth limit?
+
+    # ---- public -------------------------------------------------------------------------
+
+    @property
+    def pv(self) -> tuple[M, ...]:
+        """Principal variation of the last completed root search."""
+        return self._pv[0]
+
+    def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
+        """Search the root to ``depth`` plies inside (alpha, beta); fail-soft (see module doc).
+
+        Raises SearchAborted if the stop signal fires; the game is then restored to the root.
+        """
+        self.root_best_move = None
+        self.hit_horizon = False
+        self._ply = 0
+        self._next_poll = self.stats.nodes + self.config.check_every
+        try:
+            return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
+        except SearchAborted:
+            for _ in range(self._ply):
+                self.game.undo()
+            self._path = PathHistory(self._history_keys)
+            raise
+
+    # ---- the node search ----------------------------------------------------------------
+
+    def _poll(self, ply: int) -> None:
+        """Check the stop signal (every ``check_every`` nodes)."""
+        self._next_poll = self.stats.nodes + self.config.check_every
+        if self.stop.should_stop(self.stats.nodes):
+            self._ply = ply
+            raise SearchAborted
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
+        game = self.game
+        stats = self.stats
+        tracer = self.tracer
+        tracing = tracer.enabled
+        stats.nodes += 1
+        if stats.nodes >= self._next_poll:
+            self._poll(ply)
+        if ply > stats.seldepth:
+            stats.seldepth = ply
+        self._pv[ply] = cast(tuple[M, ...], _EMPTY)
+        if tracing:
+            tracer.enter(ply, via, depth, alpha, beta)
+
+        # 1. Finished game, or a repetition of a position on the path.
+        outcome = game.outcome()
+        if outcome is not None:
+            stats.leaves += 1
+            value = self._score_terminal(outcome, ply)
+            if tracing:
+                tracer.leave(ply, value, Bound.EXACT)
+            return value
+        key = game.key()
+        if ply > 0 and (self._path_check or self._rules is not None):
+            rep = self._rules.repetition_value(ply) if self._rules is not None else (
+                0 if key in self._path else None
+            )
+            if rep is not None:
+                stats.leaves += 1
+                self.hit_horizon = True  # path-dependent: never stored as solved
+                if tracing:
+                    tracer.leave(ply, rep, Bound.EXACT)
+                return rep
+
+        # 2. Transposition table: a cut-off, or at least a move to try first.
+        tt = self.tt
+        tt_move: M | None = None
+        if tt is not None:
+            stats.tt_probes += 1
+            entry = tt.probe(key)
+            if entry is not None:
+                stats.tt_hits += 1
+                tt_move = entry.move
+                # No cut-offs at PV nodes (open window), so principal variations stay whole.
+                if ply > 0 and entry.depth >= depth and beta - alpha == 1:
+                    value = from_tt(entry.value, ply)
+                    bound = entry.bound
+                    if (
+                        bound == Bound.EXACT
+                        or (bound == Bound.LOWER and value >= beta)
+                        or (bound == Bound.UPPER and value <= alpha)
+                    ):
+                        stats.tt_cutoffs += 1
+                        if entry.depth < SOLVED:
+                            self.hit_horizon = True  # the stored value rests on a horizon
+                        if tracing:
+                            tracer.tt_hit(ply, value, bound)
+                            tracer.leave(ply, value, bound)
+                        return value
+
+        # 3. Depth exhausted: static evaluation, or quiescence over noisy moves.
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            stats.leaves += 1
+            self.hit_horizon = True
+            value = self._quiesce(alpha, beta, ply) if self._noisy is not None else game.evaluate()
+            if tracing:
+                tracer.leave(ply, value, Bound.EXACT)
+            return value
+
+        # 4. Move ordering.
+        moves = game.legal_moves()
+        if self._ordering:
+            moves = self.orderer.order(moves, tt_move, ply)
+            if self.config.presort_depth and depth > self.config.presort_depth + 1:
+                moves = self._presort(moves, tt_move, ply, key)
+
+        # 5. Children: the first with the full window, the rest with a null window (PVS).
+        pvs = self.config.pvs
+        path_check = self._path_check
+        if path_check:
+            self._path.push(key)
+        best = -INF
+        best_move: M | None = None
+        a = alpha
+        outer_horizon = self.hit_horizon
+        self.hit_horizon = False
+        for i, move in enumerate(moves):
+            game.play(move)
+            if i == 0 or not pvs:
+                value = -self._search(depth - 1, -beta, -a, ply + 1, move)
+            else:
+                value = -self._search(depth - 1, -a - 1, -a, ply + 1, move)
+                if a < value < beta:
+                    stats.researches += 1
+                    if tracing:
+                        tracer.research(ply + 1, move)
+                    value = -self._search(depth - 1, -beta, -a, ply + 1, move)
+            game.undo()
+            if value > best:
+                best = value
+                best_move = move
+                if ply == 0:
+                    self.root_best_move = move
+                if value > a:
+                    a = value
+                    self._pv[ply] = (move, *self._pv[ply + 1])
+                    if value >= beta:
+                        stats.cutoffs += 1
+                        if i == 0:
+                            stats.first_move_cutoffs += 1
+                        if self._ordering:
+                            self.orderer.record_cutoff(move, ply, depth)
+                        if tracing:
+                            tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
+                                          len(moves) - i - 1)
+                        break
+        if path_check:
+            self._path.pop(key)
+        # A subtree that never met the depth limit is solved: valid at any depth.
+        stored_depth = depth if self.hit_horizon else SOLVED
+        self.hit_horizon = self.hit_horizon or outer_horizon
+
+        # 6. Store and return.
+        bound = Bound.LOWER if best >= beta else Bound.UPPER if best <= alpha else Bound.EXACT
+        if tt is not None:
+            tt.store(key, stored_depth, to_tt(best, ply), bound, best_move)
+        if tracing:
+            tracer.leave(ply, best, bound)
+        return best
+
+    def _presort(self, moves: list[M], tt_move: M | None, ply: int, key: int) -> list[M]:
+        """Seed 003: a shallow full-window search of every move, then sort by its values."""
+        game = self.game
+        shallow = self.config.presort_depth - 1
+        if self._path_check:
+            self._path.push(key)
+        values: dict[int, int] = {}
+        for i, move in enumerate(moves):
+            game.play(move)
+            values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
+            game.undo()
+        if self._path_check:
+            self._path.pop(key)
+        order = sorted(range(len(moves)), key=lambda i: (moves[i] != tt_move, -values[i]))
+        return [moves[i] for i in order]
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        """Stand pat or try the noisy moves, fail-soft; in check every move is searched."""
+        game = self.game
+        noisy = self._noisy
+        assert noisy is not None
+        stats = self.stats
+        in_check = noisy.in_check()
+        best = -INF if in_check else game.evaluate()
+        if best >= beta or ply >= MAX_PLY - 1:
+            return best
+        if best > alpha:
+            alpha = best
+        moves = game.legal_moves() if in_check else noisy.noisy_moves()
+        if self._ordering:
+            moves = self.orderer.order(moves, None, ply)
+        for move in moves:
+            game.play(move)
+            stats.nodes += 1
+            stats.qnodes += 1
+            if stats.nodes >= self._next_poll:
+                self._poll(ply + 1)
+            if ply + 1 > stats.seldepth:
+                stats.seldepth = ply + 1
+            outcome = game.outcome()
+            if outcome is not None:
+                value = -self._score_terminal(outcome, ply + 1)
+            else:
+                value = -self._quiesce(-beta, -alpha, ply + 1)
+            game.undo()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if value >= beta:
+                        break
+        return best

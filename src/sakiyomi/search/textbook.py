@@ -1,0 +1,283 @@
+"""The source documents' algorithms, each small and readable: the test oracles.
+
+Every function searches ``game`` (restoring it) to ``depth`` plies and returns a
+``TextbookResult``: the value from the point of view of the side to move at the root, the
+principal variation, and the node counts of DESIGN.md §4 (nodes = every position visited,
+root included; leaves = positions scored without expanding them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Generic, TypeVar, cast
+
+from sakiyomi.game import Game, Player
+from sakiyomi.score import INF, MAX_PLY
+from sakiyomi.search.leaf import terminal_scorer
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.tt import Bound
+
+M = TypeVar("M", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class TextbookResult(Generic[M]):
+    """Value (side to move at the root), principal variation and node counts."""
+
+    value: int
+    pv: tuple[M, ...]
+    nodes: int
+    leaves: int
+
+    @property
+    def interior(self) -> int:
+        """Expanded nodes."""
+        return self.nodes - self.leaves
+
+
+class _Walk(Generic[M]):
+    """Shared bookkeeping: counters, the leaf rule and the tracer (not a search itself)."""
+
+    def __init__(self, game: Game[M], tracer: Tracer) -> None:
+        self.game = game
+        self.nodes = 0
+        self.leaves = 0
+        self.tracer = tracer
+        self._terminal = terminal_scorer(cast(Game[object], game))
+
+    def enter(self, ply: int, via: M | None, depth: int, alpha: int, beta: int) -> None:
+        """Count a node."""
+        self.nodes += 1
+        if self.tracer.enabled:
+            self.tracer.enter(ply, via, depth, alpha, beta)
+
+    def leave(self, ply: int, value: int, alpha: int = -INF, beta: int = INF) -> int:
+        """Report a node's value (bound relative to its window) and return it."""
+        if self.tracer.enabled:
+            bound = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT
+            self.tracer.leave(ply, value, bound)
+        return value
+
+    def cut(self, ply: int, kind: str, pruned: int) -> None:
+        """Report a cut-off."""
+        if self.tracer.enabled:
+            self.tracer.cutoff(ply, kind, pruned)
+
+    def static(self, depth: int, ply: int) -> int | None:
+        """Leaf value for the side to move, or None if the node must be expanded."""
+        outcome = self.game.outcome()
+        if outcome is not None:
+            self.leaves += 1
+            return self._terminal(outcome, ply)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            self.leaves += 1
+            return self.game.evaluate()
+        return None
+
+    def result(self, value: int, pv: tuple[M, ...]) -> TextbookResult[M]:
+        """Package the answer."""
+        return TextbookResult(value, pv, self.nodes, self.leaves)
+
+
+def minimax(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -> TextbookResult[M]:
+    """MinMax with two branches (seed 002): the root's side to move maximises, the other minimises.
+
+    Leaves are converted to the maximiser's point of view; the PV comes back with the value.
+    """
+    walk: _Walk[M] = _Walk(game, tracer)
+    maximiser: Player = game.to_move
+
+    def node(depth: int, ply: int, via: M | None) -> tuple[int, tuple[M, ...]]:
+        walk.enter(ply, via, depth, -INF, INF)
+        value = walk.static(depth, ply)
+        if value is not None:
+            own = value if game.to_move == maximiser else -value
+            return walk.leave(ply, own), ()
+        line: tuple[M, ...] = ()
+        if game.to_move == maximiser:  # MAX node: take the largest child
+            best = -INF
+            for move in game.legal_moves():
+                game.play(move)
+                v, sub = node(depth - 1, ply + 1, move)
+                game.undo()
+                if v > best:
+                    best, line = v, (move, *sub)
+        else:  # MIN node: take the smallest child
+            best = INF
+            for move in game.legal_moves():
+                game.play(move)
+                v, sub = node(depth - 1, ply + 1, move)
+                game.undo()
+                if v < best:
+                    best, line = v, (move, *sub)
+        return walk.leave(ply, best), line
+
+    value, pv = node(depth, 0, None)
+    return walk.result(value, pv)
+
+
+def negamax(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -> TextbookResult[M]:
+    """NegaMax (seed 000): a node's value is the largest negated child value."""
+    walk: _Walk[M] = _Walk(game, tracer)
+
+    def node(depth: int, ply: int, via: M | None) -> tuple[int, tuple[M, ...]]:
+        walk.enter(ply, via, depth, -INF, INF)
+        value = walk.static(depth, ply)
+        if value is not None:
+            return walk.leave(ply, value), ()
+        best = -INF
+        line: tuple[M, ...] = ()
+        for move in game.legal_moves():
+            game.play(move)
+            v, sub = node(depth - 1, ply + 1, move)
+            game.undo()
+            if -v > best:
+                best, line = -v, (move, *sub)
+        return walk.leave(ply, best), line
+
+    value, pv = node(depth, 0, None)
+    return walk.result(value, pv)
+
+
+def alphabeta_minmax(
+    game: Game[M], depth: int = MAX_PLY, alpha: int = -INF, beta: int = INF,
+    fail_soft: bool = True, tracer: Tracer = NULL_TRACER,
+) -> TextbookResult[M]:
+    """αβ in MinMax form (seed 002): α is the maximiser's best so far, β the minimiser's.
+
+    Fail-hard returns values clamped to [α, β]; fail-soft returns the best value seen.
+    ``alpha``/``beta`` and the result are from the root's side to move (the maximiser).
+    """
+    walk: _Walk[M] = _Walk(game, tracer)
+    maximiser: Player = game.to_move
+
+    def node(depth: int, ply: int, a: int, b: int, via: M | None) -> tuple[int, tuple[M, ...]]:
+        walk.enter(ply, via, depth, a, b)
+        a0, b0 = a, b
+        value = walk.static(depth, ply)
+        if value is not None:
+            own = value if game.to_move == maximiser else -value
+            if not fail_soft:
+                own = max(a, min(b, own))
+            return walk.leave(ply, own, a, b), ()
+        moves = game.legal_moves()
+        line: tuple[M, ...] = ()
+        if game.to_move == maximiser:
+            best = -INF
+            for i, move in enumerate(moves):
+                game.play(move)
+                v, sub = node(depth - 1, ply + 1, a, b, move)
+                game.undo()
+                if v > best:
+                    best = v
+                    if v > a:
+                        a, line = v, (move, *sub)
+                if a >= b:
+                    walk.cut(ply, "beta", len(moves) - i - 1)  # the minimiser will avoid this
+                    break
+            result = best if fail_soft else a
+        else:
+            best = INF
+            for i, move in enumerate(moves):
+                game.play(move)
+                v, sub = node(depth - 1, ply + 1, a, b, move)
+                game.undo()
+                if v < best:
+                    best = v
+                    if v < b:
+                        b, line = v, (move, *sub)
+                if a >= b:
+                    walk.cut(ply, "alpha", len(moves) - i - 1)  # the maximiser will avoid this
+                    break
+            result = best if fail_soft else b
+        return walk.leave(ply, result, a0, b0), line
+
+    value, pv = node(depth, 0, alpha, beta, None)
+    return walk.result(value, pv)
+
+
+def alphabeta(
+    game: Game[M], depth: int = MAX_PLY, alpha: int = -INF, beta: int = INF,
+    fail_soft: bool = True, tracer: Tracer = NULL_TRACER,
+) -> TextbookResult[M]:
+    """αβ in Nega form ("Nega-αβ", seed 002): the child gets the window (-β, -α).
+
+    Fail-hard returns values clamped to [α, β]; fail-soft the best value seen, so a result
+    ≤ α is an upper bound and ≥ β a lower bound of the true value.
+    """
+    walk: _Walk[M] = _Walk(game, tracer)
+
+    def node(depth: int, ply: int, a: int, b: int, via: M | None) -> tuple[int, tuple[M, ...]]:
+        walk.enter(ply, via, depth, a, b)
+        alpha0 = a
+        value = walk.static(depth, ply)
+        if value is not None:
+            if not fail_soft:
+                value = max(a, min(b, value))
+            return walk.leave(ply, value, a, b), ()
+        moves = game.legal_moves()
+        best = -INF
+        line: tuple[M, ...] = ()
+        for i, move in enumerate(moves):
+            game.play(move)
+            v, sub = node(depth - 1, ply + 1, -b, -a, move)
+            game.undo()
+            v = -v
+            if v > best:
+                best = v
+                if v > a:
+                    a, line = v, (move, *sub)
+            if a >= b:
+                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", len(moves) - i - 1)
+                break
+        result = best if fail_soft else a
+        return walk.leave(ply, result, alpha0, b), line
+
+    value, pv = node(depth, 0, alpha, beta, None)
+    return walk.result(value, pv)
+
+
+def negascout(
+    game: Game[M], depth: int = MAX_PLY, alpha: int = -INF, beta: int = INF,
+    tracer: Tracer = NULL_TRACER,
+) -> TextbookResult[M]:
+    """NegaScout (seed 002): null window for all but the first move, re-search on a fail-high
+    inside the window.  Fail-soft.
+    """
+    walk: _Walk[M] = _Walk(game, tracer)
+
+    def node(depth: int, ply: int, a: int, b: int, via: M | None) -> tuple[int, tuple[M, ...]]:
+        walk.enter(ply, via, depth, a, b)
+        alpha0 = a
+        value = walk.static(depth, ply)
+        if value is not None:
+            return walk.leave(ply, value, a, b), ()
+        moves = game.legal_moves()
+        best = -INF
+        line: tuple[M, ...] = ()
+        for i, move in enumerate(moves):
+            game.play(move)
+            if i == 0:
+                v, sub = node(depth - 1, ply + 1, -b, -a, move)
+                v = -v
+            else:
+                v, sub = node(depth - 1, ply + 1, -a - 1, -a, move)  # scout: is it better?
+                v = -v
+                if a < v < b:  # yes, and inside the window: learn its exact value
+                    if tracer.enabled:
+                        tracer.research(ply + 1, move)
+                    v, sub = node(depth - 1, ply + 1, -b, -a, move)
+                    v = -v
+            game.undo()
+            if v > best:
+                best = v
+                if v > a:
+                    a, line = v, (move, *sub)
+            if a >= b:
+                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", len(moves) - i - 1)
+                break
+        return walk.leave(ply, best, alpha0, b), line
+
+    value, pv = node(depth, 0, alpha, beta, None)
+    return walk.result(value, pv)

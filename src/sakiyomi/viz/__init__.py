@@ -1,0 +1,1 @@
+"""Pictures of the search: tracers, tree renderers (SVG, DOT, text), plots."""
