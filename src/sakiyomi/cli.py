@@ -7,6 +7,7 @@ with status 2; internal errors exit with 1.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -254,6 +255,24 @@ def _seconds(text: str) -> float:
     return value
 
 
+def lazy(target: str) -> Callable[[argparse.Namespace], int]:
+    """A subcommand runner ``"module:function"`` imported only when that command runs, so that
+    optional extras (chess, shogi, plotting) are not needed by the other commands.
+    """
+
+    def run_target(args: argparse.Namespace) -> int:
+        module_name, _, function_name = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise GameError(f"this command needs a library that is not installed: {exc.name}") \
+                from exc
+        status: int = getattr(module, function_name)(args)
+        return status
+
+    return run_target
+
+
 Register = Callable[["argparse._SubParsersAction[_Parser]"], None]
 
 
@@ -305,6 +324,9 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--time", type=_seconds)
     p.add_argument("--position")
     p.set_defaults(run=cmd_play)
+
+    # Further commands (each added by its feature; runners imported lazily):
+    # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
 
     for register in extra:
         register(sub)
