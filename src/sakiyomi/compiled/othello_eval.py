@@ -1,0 +1,93 @@
+"""Othello midgame evaluation: a linear sum of classic features, in discs, as an @njit kernel.
+
+Features, each "ours minus theirs" for the side to move:
+
+* mobility — legal moves now (the strongest single midgame feature);
+* potential mobility — empty squares next to the opponent's discs (future moves);
+* corners — discs on a1, h1, a8, h8;
+* X-squares — discs on b2, g2, b7, g7 while the corner next to them is empty (they give the
+  corner away), counted against their owner;
+* stability — discs that can never be flipped (``othello_kernels.stable_discs``);
+* parity — +1 when the number of empty squares is odd (the side to move then expects to play
+  the last move), else -1;
+* discs — the plain disc difference.
+
+Weight origin: ``WEIGHTS`` (hundredths of a disc per feature unit) come from a least-squares
+fit of these features to exact final disc differences (our exact endgame solver) of positions
+at 14–20 empties reached by random-then-greedy self-play; ``bench/othello_eval_fit.py``
+regenerates them and prints the fit.  They are endgame-trained, so early-midgame play relies on
+the sign and rough size of each term more than on their exact values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sakiyomi.compiled.bits import njit, popcount
+from sakiyomi.compiled.othello_kernels import (
+    CORNERS,
+    NOT_A,
+    NOT_H,
+    S1,
+    S7,
+    S8,
+    S9,
+    U64,
+    final_score,
+    legal_moves,
+    stable_discs,
+)
+
+X_SQUARES = (9, 14, 49, 54)  # b2, g2, b7, g7
+X_CORNERS = (0, 7, 56, 63)  # a1, h1, a8, h8
+N_FEATURES = 7
+# mobility, potential mobility, corners, X-squares, stability, parity, discs (1/100 disc)
+WEIGHTS = np.array([150, 40, 600, -250, 120, 100, 10], dtype=np.int64)
+
+
+@njit
+def neighbours(x: Any) -> Any:
+    """Squares next to any square of ``x`` (eight directions, no wrap-around)."""
+    return (((x << S1) | (x >> S7) | (x << S9)) & NOT_A) | (
+        ((x >> S1) | (x << S7) | (x >> S9)) & NOT_H) | (x << S8) | (x >> S8)
+
+
+@njit
+def features(p: Any, o: Any, out: Any) -> None:
+    """Write the seven feature values (ours minus theirs) into ``out``."""
+    empty = ~(p | o)
+    out[0] = np.int64(popcount(legal_moves(p, o))) - np.int64(popcount(legal_moves(o, p)))
+    out[1] = np.int64(popcount(neighbours(o) & empty)) - np.int64(
+        popcount(neighbours(p) & empty))
+    out[2] = np.int64(popcount(p & CORNERS)) - np.int64(popcount(o & CORNERS))
+    x = np.int64(0)
+    for i in range(4):
+        if (empty >> U64(X_CORNERS[i])) & U64(1):
+            x += np.int64((p >> U64(X_SQUARES[i])) & U64(1))
+            x -= np.int64((o >> U64(X_SQUARES[i])) & U64(1))
+    out[3] = x
+    out[4] = np.int64(popcount(stable_discs(p, o))) - np.int64(popcount(stable_discs(o, p)))
+    out[5] = np.int64(1) if popcount(empty) % 2 == 1 else np.int64(-1)
+    out[6] = np.int64(popcount(p)) - np.int64(popcount(o))
+
+
+@njit
+def evaluate_with(p: Any, o: Any, weights: Any) -> Any:
+    """The weighted feature sum in discs, clamped to ±63 (only a finished game scores ±64)."""
+    if legal_moves(p, o) == U64(0) and legal_moves(o, p) == U64(0):
+        return final_score(p, o)
+    f = np.zeros(N_FEATURES, dtype=np.int64)
+    features(p, o, f)
+    s = np.int64(0)
+    for i in range(N_FEATURES):
+        s += f[i] * weights[i]
+    v = (s + np.int64(50)) // np.int64(100)
+    return max(np.int64(-63), min(np.int64(63), v))
+
+
+@njit
+def evaluate(p: Any, o: Any) -> Any:
+    """Heuristic final disc difference for the owner of ``p`` (``WEIGHTS``)."""
+    return evaluate_with(p, o, WEIGHTS)

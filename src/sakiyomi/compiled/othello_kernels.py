@@ -1,0 +1,292 @@
+"""Othello rules as @njit bitboard kernels, shared by the Python game and the compiled search.
+
+A position is two uint64 words ``(p, o)``: the discs of the side to move and of the opponent.
+Square ``i = 8 * rank0 + file0`` (a1 = 0, h1 = 7, a8 = 56, h8 = 63), the order of the OBF board
+string.  Moves and flips are computed with shifts in the eight directions (Kogge-Stone style
+fills); a pass is the move ``PASS`` (64) and swaps the words.  Every integer constant that meets
+a uint64 is itself a uint64 (numba would otherwise turn the expression into int64).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sakiyomi.compiled.bits import lowest_bit, njit, popcount
+
+U64 = np.uint64
+PASS = 64
+ZERO = U64(0)
+ONE = U64(1)
+FULL = U64(0xFFFFFFFFFFFFFFFF)
+S1, S7, S8, S9 = U64(1), U64(7), U64(8), U64(9)
+NOT_A = U64(0xFEFEFEFEFEFEFEFE)  # every square but file a
+NOT_H = U64(0x7F7F7F7F7F7F7F7F)  # every square but file h
+INNER_H = U64(0x7E7E7E7E7E7E7E7E)  # files b-g: where a horizontal line can be flipped
+INNER_V = U64(0x00FFFFFFFFFFFF00)  # ranks 2-7
+INNER_D = U64(0x007E7E7E7E7E7E00)  # not on the border
+FILE_A = U64(0x0101010101010101)
+EDGE_H = U64(0x8181818181818181)  # files a and h: safe along a rank
+EDGE_V = U64(0xFF000000000000FF)  # ranks 1 and 8: safe along a file
+BORDER = U64(0xFF818181818181FF)  # safe along both diagonals
+CORNERS = U64(0x8100000000000081)
+START_BLACK = U64((1 << 28) | (1 << 35))  # e4, d5
+START_WHITE = U64((1 << 27) | (1 << 36))  # d4, e5
+
+
+def _diagonals(step: int) -> Any:
+    """Masks of the 15 diagonals (step 9: a1-h8 direction) or anti-diagonals (step 7)."""
+    masks = []
+    for k in range(-7, 8):
+        m = 0
+        for sq in range(64):
+            f, r = sq % 8, sq // 8
+            if (step == 9 and f - r == k) or (step == 7 and f + r == k + 7):
+                m |= 1 << sq
+        masks.append(m)
+    return np.array(masks, dtype=np.uint64)
+
+
+DIAG9 = _diagonals(9)
+DIAG7 = _diagonals(7)
+
+
+@njit
+def legal_moves(p: Any, o: Any) -> Any:
+    """Bitboard of the squares where the side owning ``p`` may play."""
+    empty = ~(p | o)
+    moves = ZERO
+    m = o & INNER_H
+    t = m & (p << S1)
+    t |= m & (t << S1)
+    t |= m & (t << S1)
+    t |= m & (t << S1)
+    t |= m & (t << S1)
+    t |= m & (t << S1)
+    moves |= t << S1
+    t = m & (p >> S1)
+    t |= m & (t >> S1)
+    t |= m & (t >> S1)
+    t |= m & (t >> S1)
+    t |= m & (t >> S1)
+    t |= m & (t >> S1)
+    moves |= t >> S1
+    m = o & INNER_V
+    t = m & (p << S8)
+    t |= m & (t << S8)
+    t |= m & (t << S8)
+    t |= m & (t << S8)
+    t |= m & (t << S8)
+    t |= m & (t << S8)
+    moves |= t << S8
+    t = m & (p >> S8)
+    t |= m & (t >> S8)
+    t |= m & (t >> S8)
+    t |= m & (t >> S8)
+    t |= m & (t >> S8)
+    t |= m & (t >> S8)
+    moves |= t >> S8
+    m = o & INNER_D
+    t = m & (p << S7)
+    t |= m & (t << S7)
+    t |= m & (t << S7)
+    t |= m & (t << S7)
+    t |= m & (t << S7)
+    t |= m & (t << S7)
+    moves |= t << S7
+    t = m & (p >> S7)
+    t |= m & (t >> S7)
+    t |= m & (t >> S7)
+    t |= m & (t >> S7)
+    t |= m & (t >> S7)
+    t |= m & (t >> S7)
+    moves |= t >> S7
+    t = m & (p << S9)
+    t |= m & (t << S9)
+    t |= m & (t << S9)
+    t |= m & (t << S9)
+    t |= m & (t << S9)
+    t |= m & (t << S9)
+    moves |= t << S9
+    t = m & (p >> S9)
+    t |= m & (t >> S9)
+    t |= m & (t >> S9)
+    t |= m & (t >> S9)
+    t |= m & (t >> S9)
+    t |= m & (t >> S9)
+    moves |= t >> S9
+    return moves & empty
+
+
+@njit
+def flips(p: Any, o: Any, sq: Any) -> Any:
+    """Discs of ``o`` turned over when the owner of ``p`` plays on the empty square ``sq``.
+
+    In each direction: the run of opponent discs next to the move, kept if the square after
+    the run holds one of ours.  Zero means the move is illegal.
+    """
+    x = ONE << U64(sq)
+    result = ZERO
+    m = o & INNER_H
+    f = m & (x << S1)
+    if f:
+        f |= m & (f << S1)
+        f |= m & (f << S1)
+        f |= m & (f << S1)
+        f |= m & (f << S1)
+        f |= m & (f << S1)
+        if (f << S1) & p:
+            result |= f
+    f = m & (x >> S1)
+    if f:
+        f |= m & (f >> S1)
+        f |= m & (f >> S1)
+        f |= m & (f >> S1)
+        f |= m & (f >> S1)
+        f |= m & (f >> S1)
+        if (f >> S1) & p:
+            result |= f
+    m = o & INNER_V
+    f = m & (x << S8)
+    if f:
+        f |= m & (f << S8)
+        f |= m & (f << S8)
+        f |= m & (f << S8)
+        f |= m & (f << S8)
+        f |= m & (f << S8)
+        if (f << S8) & p:
+            result |= f
+    f = m & (x >> S8)
+    if f:
+        f |= m & (f >> S8)
+        f |= m & (f >> S8)
+        f |= m & (f >> S8)
+        f |= m & (f >> S8)
+        f |= m & (f >> S8)
+        if (f >> S8) & p:
+            result |= f
+    m = o & INNER_D
+    f = m & (x << S7)
+    if f:
+        f |= m & (f << S7)
+        f |= m & (f << S7)
+        f |= m & (f << S7)
+        f |= m & (f << S7)
+        f |= m & (f << S7)
+        if (f << S7) & p:
+            result |= f
+    f = m & (x >> S7)
+    if f:
+        f |= m & (f >> S7)
+        f |= m & (f >> S7)
+        f |= m & (f >> S7)
+        f |= m & (f >> S7)
+        f |= m & (f >> S7)
+        if (f >> S7) & p:
+            result |= f
+    f = m & (x << S9)
+    if f:
+        f |= m & (f << S9)
+        f |= m & (f << S9)
+        f |= m & (f << S9)
+        f |= m & (f << S9)
+        f |= m & (f << S9)
+        if (f << S9) & p:
+            result |= f
+    f = m & (x >> S9)
+    if f:
+        f |= m & (f >> S9)
+        f |= m & (f >> S9)
+        f |= m & (f >> S9)
+        f |= m & (f >> S9)
+        f |= m & (f >> S9)
+        if (f >> S9) & p:
+            result |= f
+    return result
+
+
+@njit
+def final_score(p: Any, o: Any) -> Any:
+    """Disc difference for the owner of ``p`` in a finished game; empties go to the winner."""
+    np_ = popcount(p)
+    no = popcount(o)
+    diff = np.int64(np_) - np.int64(no)
+    empties = 64 - np.int64(np_) - np.int64(no)
+    if diff > 0:
+        return diff + empties
+    if diff < 0:
+        return diff - empties
+    return diff
+
+
+@njit
+def full_lines(occ: Any) -> Any:
+    """Masks of the squares whose rank, file, diagonal and anti-diagonal are completely filled."""
+    f = occ & (occ >> U64(4))
+    f &= f >> U64(2)
+    f &= f >> S1
+    h = (f & FILE_A) * U64(0xFF)
+    f = occ & (occ >> U64(32))
+    f &= f >> U64(16)
+    f &= f >> S8
+    v = (f & U64(0xFF)) * FILE_A
+    d9 = ZERO
+    for i in range(15):
+        m = DIAG9[i]
+        if occ & m == m:
+            d9 |= m
+    d7 = ZERO
+    for i in range(15):
+        m = DIAG7[i]
+        if occ & m == m:
+            d7 |= m
+    return h, v, d9, d7
+
+
+@njit
+def stable_discs(p: Any, o: Any) -> Any:
+    """A subset of ``p``'s discs that can never be flipped (a lower bound on stability).
+
+    A disc is stable when, along each of its four lines, the line is full, or it sits on the
+    border across that line, or its neighbour on that line is one of its own stable discs
+    (then no run through it can be bracketed).  Iterated to a fixed point from nothing.
+    """
+    h, v, d9, d7 = full_lines(p | o)
+    h |= EDGE_H
+    v |= EDGE_V
+    d9 |= BORDER
+    d7 |= BORDER
+    stable = ZERO
+    while True:
+        hs = h | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)
+        vs = v | (stable << S8) | (stable >> S8)
+        d9s = d9 | ((stable << S9) & NOT_A) | ((stable >> S9) & NOT_H)
+        d7s = d7 | ((stable << S7) & NOT_H) | ((stable >> S7) & NOT_A)
+        new = p & hs & vs & d9s & d7s
+        if new == stable:
+            return stable
+        stable = new
+
+
+@njit
+def perft(p: Any, o: Any, depth: Any) -> Any:
+    """Leaf count ``depth`` plies deep; a forced pass is a move; finished games count 0
+    (convention A of the data README: OEIS A124004 / Edax ``-count games``).
+    """
+    if depth == 0:
+        return np.int64(1)
+    moves = legal_moves(p, o)
+    if moves == ZERO:
+        if legal_moves(o, p) == ZERO:
+            return np.int64(0)
+        return perft(o, p, depth - 1)
+    if depth == 1:
+        return np.int64(popcount(moves))
+    total = np.int64(0)
+    while moves:
+        sq = lowest_bit(moves)
+        moves &= moves - ONE
+        f = flips(p, o, sq)
+        total += perft(o ^ f, p | f | (ONE << U64(sq)), depth - 1)
+    return total
