@@ -44,7 +44,7 @@ if _JIT:
     intrinsic: Any = importlib.import_module("numba.extending").intrinsic
 
     def _ctpop_typer(typingctx: Any, x: Any) -> Any:
-        sig = types.uint64(types.uint64)
+        sig = types.int64(types.uint64)  # a count: signed, so arithmetic on it stays int64
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])

@@ -12,7 +12,8 @@ part, as kernels a search calls once ``n_empties <= shallow`` (``solve_shallow``
   the position after the last move is not counted as a node (Edax counts the same way);
 * an optional stability cut-off (``stability_bound``) in the shallow search.
 
-Node counts go to ``stats[NODES]``; the fail-soft contract is the Searcher's (DESIGN.md §4).
+Node and leaf counts go to ``stats[NODES]`` and ``stats[LEAVES]`` (the slots of the compiled
+template's counters); the fail-soft contract is the Searcher's (DESIGN.md §4).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import numpy as np
 
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
 from sakiyomi.compiled.othello_kernels import (
+    CORNERS,
     ONE,
+    PASS,
     U64,
     ZERO,
     final_score,
@@ -32,9 +35,8 @@ from sakiyomi.compiled.othello_kernels import (
     stable_discs,
 )
 
-NODES = 0
-STAB_TRIES = 1
-STAB_CUTS = 2
+NODES = 0  # the same slots as the compiled template's counters (nodes, leaves)
+LEAVES = 1
 N_STATS = 8  # the search module uses the slots after these
 
 INF = 127
@@ -103,12 +105,12 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
     empties = ~(p | o)
     n = np.int64(popcount(empties))
     if n == 1:
+        stats[LEAVES] += 1
         return score_last(p, o, lowest_bit(empties))
     if use_stability and alpha >= STABILITY_MIN_ALPHA[n]:
-        stats[STAB_TRIES] += 1
         bound = stability_bound(p, o)
         if bound <= alpha:
-            stats[STAB_CUTS] += 1
+            stats[LEAVES] += 1
             return bound
     best = np.int64(-INF)
     a = alpha
@@ -128,6 +130,7 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             if n == 2:
                 # the child has one empty: score it in place (counted as a node)
                 stats[NODES] += 1
+                stats[LEAVES] += 1
                 v = -score_last(o ^ f, p | f | (ONE << U64(sq)), lowest_bit(empties & ~(
                     ONE << U64(sq))))
             else:
@@ -141,6 +144,94 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
                         return best
     if best == -INF:  # no move: pass (the opponent then has one), or the game is over
         if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
             return final_score(p, o)
         return -solve_shallow(o, p, -beta, -alpha, use_parity, use_stability, stats)
+    return best
+
+
+MOVE_SLOTS = 34  # room for the moves of one node in the ordering buffer
+
+
+def new_buffer(levels: int = 64) -> Any:
+    """Scratch space for ``solve_ordered``: squares and scores of the moves, per level."""
+    return np.zeros((2, levels * MOVE_SLOTS), dtype=np.int64)
+
+
+@njit
+def move_hint(p: Any, o: Any, move: Any, use_parity: Any) -> Any:
+    """``move_score`` of one move (0 for a pass), for the search template and the Python game."""
+    if move == PASS:
+        return np.int64(0)
+    odd = odd_quadrants(~(p | o)) if use_parity else ZERO
+    return move_score(p, o, move, odd, use_parity)
+
+
+@njit
+def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
+    """Fastest-first: fewer opponent replies (corner replies twice), corners, odd regions."""
+    bit = ONE << U64(sq)
+    f = flips(p, o, sq)
+    replies = legal_moves(o ^ f, p | f | bit)
+    score = -4 * (np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS)))
+    if bit & CORNERS:
+        score += 2
+    if use_parity and bit & odd:
+        score += 1
+    return score
+
+
+@njit
+def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parity: Any,
+                  use_stability: Any, buf: Any, level: Any, stats: Any) -> Any:
+    """Exact fail-soft value without TT but with fastest-first ordering, down to ``shallow``
+    empties where ``solve_shallow`` (parity order only) takes over.
+    """
+    empties = ~(p | o)
+    n = np.int64(popcount(empties))
+    if n <= shallow:
+        return solve_shallow(p, o, alpha, beta, use_parity, use_stability, stats)
+    stats[NODES] += 1
+    if use_stability and alpha >= STABILITY_MIN_ALPHA[n]:
+        bound = stability_bound(p, o)
+        if bound <= alpha:
+            stats[LEAVES] += 1
+            return bound
+    moves = legal_moves(p, o)
+    if moves == ZERO:
+        if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
+            return final_score(p, o)
+        return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability, buf,
+                              level + 1, stats)
+    base = level * MOVE_SLOTS
+    sqs = buf[0]
+    scores = buf[1]
+    odd = odd_quadrants(empties) if use_parity else ZERO
+    count = 0
+    while moves:
+        sq = lowest_bit(moves)
+        moves &= moves - ONE
+        sqs[base + count] = sq
+        scores[base + count] = move_score(p, o, sq, odd, use_parity)
+        count += 1
+    best = np.int64(-INF)
+    a = alpha
+    for i in range(count):
+        k = base + i
+        for j in range(base + i + 1, base + count):
+            if scores[j] > scores[k]:
+                k = j
+        sq = sqs[k]
+        sqs[k] = sqs[base + i]
+        scores[k] = scores[base + i]
+        f = flips(p, o, sq)
+        v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
+                           use_stability, buf, level + 1, stats)
+        if v > best:
+            best = v
+            if v > a:
+                a = v
+                if v >= beta:
+                    return best
     return best

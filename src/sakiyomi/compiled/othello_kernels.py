@@ -35,6 +35,11 @@ START_BLACK = U64((1 << 28) | (1 << 35))  # e4, d5
 START_WHITE = U64((1 << 27) | (1 << 36))  # d4, e5
 
 
+MIX1 = U64(0xFF51AFD7ED558CCD)
+MIX2 = U64(0xC4CEB9FE1A85EC53)
+S33 = U64(33)
+
+
 def _diagonals(step: int) -> Any:
     """Masks of the 15 diagonals (step 9: a1-h8 direction) or anti-diagonals (step 7)."""
     masks = []
@@ -290,3 +295,26 @@ def perft(p: Any, o: Any, depth: Any) -> Any:
         f = flips(p, o, sq)
         total += perft(o ^ f, p | f | (ONE << U64(sq)), depth - 1)
     return total
+
+
+@njit
+def fmix(h: Any) -> Any:
+    """MurmurHash3's 64-bit finaliser: every input bit affects every output bit."""
+    h ^= h >> S33
+    h *= MIX1
+    h ^= h >> S33
+    h *= MIX2
+    h ^= h >> S33
+    return h
+
+
+@njit
+def position_key(p: Any, o: Any) -> Any:
+    """A 64-bit hash of a position seen from the side to move (``p`` to move).
+
+    A position takes 128 bits, so this is not a perfect key: two positions share a key only
+    when fmix(p) ^ fmix(p') == o ^ o', about as likely as a Zobrist collision.  (A first
+    ``p * K1 ^ o * K2`` did collide within one FFO solve and gave a wrong value.)  Colour-swapped
+    positions with the other side to move share the key, and rightly: their values are equal.
+    """
+    return fmix(fmix(p) ^ o)

@@ -29,10 +29,9 @@ import numpy as np
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
 from sakiyomi.compiled.othello_endgame import (
     INF,
+    LEAVES,
     N_STATS,
     NODES,
-    STAB_CUTS,
-    STAB_TRIES,
     STABILITY_MIN_ALPHA,
     odd_quadrants,
     solve_shallow,
@@ -54,6 +53,7 @@ TT, ORDER, PARITY, STABILITY, SHALLOW, PVS = range(6)
 N_CFG = 8
 # stats slots after othello_endgame's
 TT_PROBES, TT_HITS, TT_CUTS, BEST_MOVE = N_STATS, N_STATS + 1, N_STATS + 2, N_STATS + 3
+STAB_TRIES, STAB_CUTS = N_STATS + 4, N_STATS + 5
 N_ALL_STATS = N_STATS + 8
 MAX_MOVES = 34  # at most 33 legal moves in Othello, plus room
 MAX_DEPTH = 64
@@ -144,22 +144,25 @@ def search(p: Any, o: Any, alpha: Any, beta: Any, ply: Any, cfg: Any, keys: Any,
         return solve_shallow(p, o, alpha, beta, cfg[PARITY], cfg[STABILITY], stats)
     stats[NODES] += 1
     if n == 0:
+        stats[LEAVES] += 1
         return final_score(p, o)
     if cfg[STABILITY] and alpha >= STABILITY_MIN_ALPHA[n]:
         stats[STAB_TRIES] += 1
         bound = stability_bound(p, o)
         if bound <= alpha:
             stats[STAB_CUTS] += 1
+            stats[LEAVES] += 1
             return bound
     moves = legal_moves(p, o)
     if moves == ZERO:
         if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
             return final_score(p, o)
         v = -search(o, p, -beta, -alpha, ply + 1, cfg, keys, data, stats, mbuf, sbuf)
         if ply == 0:
             stats[BEST_MOVE] = PASS
         return v
-    tt_move = -1
+    tt_move: Any = -1
     if cfg[TT]:
         stats[TT_PROBES] += 1
         row = tt_find(keys, data, p, o, n)

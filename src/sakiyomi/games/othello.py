@@ -16,6 +16,7 @@ from typing import Any, Self
 import numpy as np
 
 from sakiyomi.compiled import othello_kernels as k
+from sakiyomi.compiled.othello_endgame import move_hint
 from sakiyomi.compiled.othello_eval import evaluate as _evaluate
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 
@@ -25,20 +26,11 @@ BLACK_CHARS = "Xx*"
 WHITE_CHARS = "Oo0"
 EMPTY_CHARS = "-."
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
-# Static move hints (higher first): corners, then the a/h-file and rank-1/8 edges away from the
-# corners, then the rest; X-squares (diagonal to a corner) and C-squares (edge next to a corner)
-# last.  Only used to order moves when nothing better (TT move, history) is known.
-_HINT_ROWS = (
-    (9, 2, 6, 5, 5, 6, 2, 9),
-    (2, 0, 3, 3, 3, 3, 0, 2),
-    (6, 3, 4, 4, 4, 4, 3, 6),
-    (5, 3, 4, 4, 4, 4, 3, 5),
-    (5, 3, 4, 4, 4, 4, 3, 5),
-    (6, 3, 4, 4, 4, 4, 3, 6),
-    (2, 0, 3, 3, 3, 3, 0, 2),
-    (9, 2, 6, 5, 5, 6, 2, 9),
-)
-SQUARE_HINT = (*(h for row in _HINT_ROWS for h in row), 0)
+KERNEL_MODULE = "sakiyomi.compiled.othello"
+# Build switches of the compiled kernels (see sakiyomi.compiled.othello): empties at which the
+# TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
+# fastest-first on.
+KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1))
 
 
 def square_name(sq: int) -> str:
@@ -152,8 +144,18 @@ class Othello:
         return int(_evaluate(p, o))
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
-        """Corners first, X- and C-squares last (static square classes)."""
-        return [SQUARE_HINT[m] for m in moves]
+        """Fastest-first (the compiled search's ``k_hint``): fewer opponent replies first."""
+        p, o = self._po()
+        return [int(move_hint(p, o, m, 1)) for m in moves]
+
+    def kernel_spec(self) -> tuple[str, dict[str, int]]:
+        """The compiled template's kernel module for Othello, with its default switches."""
+        return KERNEL_MODULE, dict(KERNEL_PARAMS)
+
+    def kernel_state(self) -> tuple[int, ...]:
+        """The side to move's discs and the opponent's (``compiled.othello.make_state``)."""
+        p, o = self._po()
+        return int(p), int(o)
 
     def key(self) -> int:
         """Perfect key: both bitboards and the side to move."""

@@ -1,0 +1,188 @@
+"""Othello kernels in the form the compiled search template specialises (``template.py``).
+
+The rules themselves live in ``othello_kernels`` (moves, flips, stability, scores), the
+evaluation in ``othello_eval`` and the last-few-empties solver in ``othello_endgame``; below the
+``KERNELS`` marker this module only adapts them to the template's kernel interface, so the
+Python game, the compiled search and the endgame solver share one rule code.
+
+State: ``(p, o, moves)`` — the side to move's discs, the opponent's, and p's legal moves
+(computed once by ``k_play``, so that ``k_outcome`` and ``k_legal_moves`` need no second move
+generation).  Moves are squares 0-63 and ``PASS`` = 64.  Values are final disc differences for
+the side to move (empties to the winner); ``k_evaluate`` estimates the same quantity.
+
+Template extensions Othello uses (generic hooks, off for games that do not define them):
+
+* ``k_leaf_solve(state, alpha, beta, ctx)`` — with ``SHALLOW`` or fewer empties, the exact
+  value from ``solve_shallow`` (no TT, parity ordering); it adds the nodes below this one to
+  ``ctx[0]`` and the leaves to ``ctx[1]``;
+* ``k_cutoff(state, alpha, beta)`` — the stability cut-off: once alpha is high enough, the
+  bound 64 - 2 × (opponent's stable discs) may already fail low;
+* ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
+  twice), then corners, then moves into odd regions (parity).
+
+Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``
+and ``FASTEST`` (0/1 switches), so that each technique can be measured on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+LEAF = 10
+SHALLOW = 6
+PARITY = 1
+STABILITY = 1
+FASTEST = 1
+U: Callable[[int], Any] = int
+
+
+def kernel(function: Any) -> Any:
+    """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
+    return function
+
+
+# ---- KERNELS (copied into generated modules from here on) ----
+
+import numpy as _onp  # noqa: E402  (the kernels need uint64 words even in the plain build)
+
+from sakiyomi.compiled.bits import lowest_bit as _lowest_bit  # noqa: E402
+from sakiyomi.compiled.bits import popcount as _popcount  # noqa: E402
+from sakiyomi.compiled.othello_endgame import MOVE_SLOTS as _MOVE_SLOTS  # noqa: E402
+from sakiyomi.compiled.othello_endgame import (  # noqa: E402
+    STABILITY_MIN_ALPHA as _STAB_MIN_ALPHA,
+)
+from sakiyomi.compiled.othello_endgame import move_hint as _move_hint  # noqa: E402
+from sakiyomi.compiled.othello_endgame import solve_ordered as _solve_ordered  # noqa: E402
+from sakiyomi.compiled.othello_endgame import stability_bound as _stability_bound  # noqa: E402
+from sakiyomi.compiled.othello_eval import evaluate as _evaluate  # noqa: E402
+from sakiyomi.compiled.othello_kernels import final_score as _final_score  # noqa: E402
+from sakiyomi.compiled.othello_kernels import flips as _flips  # noqa: E402
+from sakiyomi.compiled.othello_kernels import legal_moves as _legal_moves  # noqa: E402
+from sakiyomi.compiled.othello_kernels import position_key as _position_key  # noqa: E402
+
+MAX_MOVES = 34  # at most 33 legal moves have been seen in Othello
+MOVE_LIMIT = 65  # squares 0-63 and PASS
+PLY_LIMIT = 128  # 60 moves and the passes between them
+HAS_HINTS = True
+HAS_SHORTCUTS = False
+HAS_LEAF_SOLVER = True
+HAS_CUTOFF = True
+PASS = 64
+_W = _onp.uint64
+_ONE = _W(1)
+_ZERO = _W(0)
+
+
+def make_state(p: int, o: int) -> tuple[Any, Any, Any]:
+    """A kernel state from the side to move's and the opponent's discs (Python ints)."""
+    wp, wo = _W(p), _W(o)
+    return (wp, wo, _W(_legal_moves(wp, wo)))
+
+
+@kernel
+def k_play(state: Any, move: Any) -> Any:
+    """The position after ``move`` (a square, or PASS), from the new side to move's view."""
+    p, o, _ = state
+    if move == PASS:
+        return (o, p, _legal_moves(o, p))
+    bit = _ONE << _W(move)
+    f = _flips(p, o, move)
+    np_ = o ^ f
+    no = p | f | bit
+    return (np_, no, _legal_moves(np_, no))
+
+
+@kernel
+def k_outcome(state: Any, ply: Any) -> Any:
+    """(finished, final disc difference): finished when neither side can move."""
+    p, o, moves = state
+    if moves != _ZERO or _legal_moves(o, p) != _ZERO:
+        return False, 0
+    return True, _final_score(p, o)
+
+
+@kernel
+def k_key(state: Any) -> Any:
+    """A 64-bit hash of both bitboards (``othello_kernels.position_key``)."""
+    return _position_key(state[0], state[1])
+
+
+@kernel
+def k_legal_moves(state: Any, out: Any) -> Any:
+    """Squares of the legal moves in board order, or PASS alone; 0 when the game is over."""
+    p, o, moves = state
+    count = 0
+    if moves == _ZERO:
+        if _legal_moves(o, p) != _ZERO:
+            out[0] = PASS
+            count = 1
+        return count
+    while moves:
+        out[count] = _lowest_bit(moves)
+        moves &= moves - _ONE
+        count += 1
+    return count
+
+
+@kernel
+def k_search_moves(state: Any, out: Any) -> Any:
+    """Every legal move (Othello has no moves to leave out)."""
+    return k_legal_moves(state, out)
+
+
+@kernel
+def k_bounds(state: Any, ply: Any) -> Any:
+    """No window narrowing beyond the stability cut-off (``k_cutoff``)."""
+    return -64, 64
+
+
+@kernel
+def k_score_bounds(state: Any) -> Any:
+    """Final disc differences lie in [-64, 64]."""
+    return -64, 64
+
+
+@kernel
+def k_hint(state: Any, move: Any) -> Any:
+    """Fastest-first: fewer replies for the opponent (corners twice), corners, odd regions
+    (``othello_endgame.move_hint``, also the Python game's hint).
+    """
+    p, o, _ = state
+    if FASTEST == 0:
+        return 0
+    return _move_hint(p, o, move, PARITY)
+
+
+@kernel
+def k_evaluate(state: Any) -> Any:
+    """Heuristic final disc difference (``othello_eval``)."""
+    return _evaluate(state[0], state[1])
+
+
+@kernel
+def k_leaf_solve(state: Any, alpha: Any, beta: Any, ctx: Any) -> Any:
+    """(True, exact value) with ``LEAF`` or fewer empties, else (False, 0)."""
+    p, o, _ = state
+    n = _popcount(~(p | o))
+    if n > LEAF:
+        return False, 0
+    ctx[0] -= 1  # the solver counts this node again
+    buf = _onp.zeros((2, (2 * n + 2) * _MOVE_SLOTS), dtype=_onp.int64)
+    # Constants reach the recursive solver as computed ints, never as literals: a literal-typed
+    # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
+    zero = n - n
+    return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
+                                zero + STABILITY, buf, zero, ctx)
+
+
+@kernel
+def k_cutoff(state: Any, alpha: Any, beta: Any) -> Any:
+    """(True, bound) when the stability bound proves value <= alpha, else (False, 0)."""
+    p, o, _ = state
+    if STABILITY == 0 or alpha < _STAB_MIN_ALPHA[_popcount(~(p | o))]:
+        return False, 0
+    bound = _stability_bound(p, o)
+    if bound <= alpha:
+        return True, bound
+    return False, 0
