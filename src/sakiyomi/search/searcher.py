@@ -13,7 +13,14 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
-from sakiyomi.game import Game, MoveHints, NoisyMoves, RepetitionRules, is_acyclic
+from sakiyomi.game import (
+    Game,
+    MoveHints,
+    NoisyMoves,
+    RepetitionRules,
+    SearchShortcuts,
+    is_acyclic,
+)
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
 from sakiyomi.score import INF, MAX_PLY, from_tt, to_tt
@@ -44,6 +51,9 @@ class SearchConfig:
     quiescence: bool = True
     repetition: bool = True
     check_every: int = 1024  # nodes between polls of the stop signal
+    # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
+    # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
+    bisection: str = "zero"
 
 
 class Searcher(Generic[M]):
@@ -79,6 +89,9 @@ class Searcher(Generic[M]):
         self._ordering = config.ordering
         self._noisy = game if config.quiescence and isinstance(game, NoisyMoves) else None
         self._rules = game if isinstance(game, RepetitionRules) else None
+        self._shortcuts = (
+            cast(SearchShortcuts[M], game) if isinstance(game, SearchShortcuts) else None
+        )
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         self._history_keys = tuple(history)
         self._path = PathHistory(self._history_keys)
@@ -155,6 +168,21 @@ class Searcher(Generic[M]):
                     tracer.leave(ply, rep, Bound.EXACT)
                 return rep
 
+        # 1b. Game knowledge (SearchShortcuts) below the root: a value without search, or a
+        # narrower window.  The PV-node test keeps the caller's window.
+        pv_node = beta - alpha > 1
+        shortcuts = self._shortcuts
+        if shortcuts is not None and ply > 0:
+            lo, hi = shortcuts.value_bounds(ply)
+            if lo == hi or lo >= beta or hi <= alpha:
+                stats.leaves += 1
+                value = hi if hi <= alpha else lo
+                if tracing:
+                    tracer.leave(ply, value, Bound.EXACT)
+                return value
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+
         # 2. Transposition table: a cut-off, or at least a move to try first.
         tt = self.tt
         tt_move: M | None = None
@@ -165,7 +193,7 @@ class Searcher(Generic[M]):
                 stats.tt_hits += 1
                 tt_move = entry.move
                 # No cut-offs at PV nodes (open window), so principal variations stay whole.
-                if ply > 0 and entry.depth >= depth and beta - alpha == 1:
+                if ply > 0 and entry.depth >= depth and not pv_node:
                     value = from_tt(entry.value, ply)
                     bound = entry.bound
                     if (
@@ -191,7 +219,7 @@ class Searcher(Generic[M]):
             return value
 
         # 4. Move ordering.
-        moves = game.legal_moves()
+        moves = game.legal_moves() if shortcuts is None else shortcuts.search_moves()
         if self._ordering:
             moves = self.orderer.order(moves, tt_move, ply)
             if self.config.presort_depth and depth > self.config.presort_depth + 1:

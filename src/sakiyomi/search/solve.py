@@ -36,15 +36,33 @@ def exact_value(searcher: Searcher[M]) -> int:
     to a draw), then bisection of what remains.
     """
     lo, hi = _bounds(searcher.game)  # invariant: lo <= value <= hi
-    mid = 0 if lo <= 0 < hi else lo + (hi - lo) // 2
+    pons = searcher.config.bisection == "pons"
+    mid = next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
     while lo < hi:
         r = searcher.search(FULL_DEPTH, mid, mid + 1)
         if r > mid:
             lo = min(r, hi)
         else:
             hi = max(r, lo)
-        mid = lo + (hi - lo) // 2
+        mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
     return lo
+
+
+def _half(x: int) -> int:
+    """x / 2 rounded toward zero (C division)."""
+    return -(-x // 2) if x < 0 else x // 2
+
+
+def next_probe(lo: int, hi: int) -> int:
+    """Pons's probe (SearchConfig.bisection="pons"): the midpoint, moved out to half of the
+    bound on its side of 0 when that is further out; lo <= probe < hi.
+    """
+    mid = lo + (hi - lo) // 2
+    if mid <= 0 and _half(lo) < mid:
+        return _half(lo)
+    if mid >= 0 and _half(hi) > mid:
+        return _half(hi)
+    return mid
 
 
 def solve(
