@@ -109,26 +109,28 @@ def k_key(state: Any) -> Any:
 
 
 @kernel
-def k_legal_moves(state: Any, out: Any) -> Any:
-    """Squares of the legal moves in board order, or PASS alone; 0 when the game is over."""
+def k_legal_moves(state: Any, out: Any, base: Any) -> Any:
+    """Squares of the legal moves in board order (or PASS alone) at ``out[base:]``; their
+    number, 0 when the game is over.
+    """
     p, o, moves = state
     count = 0
     if moves == _ZERO:
         if _legal_moves(o, p) != _ZERO:
-            out[0] = PASS
+            out[base] = PASS
             count = 1
         return count
     while moves:
-        out[count] = _lowest_bit(moves)
+        out[base + count] = _lowest_bit(moves)
         moves &= moves - _ONE
         count += 1
     return count
 
 
 @kernel
-def k_search_moves(state: Any, out: Any) -> Any:
+def k_search_moves(state: Any, out: Any, base: Any) -> Any:
     """Every legal move (Othello has no moves to leave out)."""
-    return k_legal_moves(state, out)
+    return k_legal_moves(state, out, base)
 
 
 @kernel

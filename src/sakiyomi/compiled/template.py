@@ -21,7 +21,14 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
   ``k_legal_moves(s, out) -> count``, ``k_search_moves(s, out) -> count``,
   ``k_bounds(s, ply) -> (lo, hi)``, ``k_score_bounds(s) -> (lo, hi)``,
   ``k_hint(s, move) -> int``, ``k_play(s, move) -> s'`` (states are values: no undo),
-  ``k_evaluate(s) -> int``.
+  ``k_evaluate(s) -> int``;
+* optional hooks (defaults: absent, switched off): ``HAS_LEAF_SOLVER`` with
+  ``k_leaf_solve(s, alpha, beta, mem) -> (solved, value)``, an exact fail-soft solver for
+  small subtrees that adds the nodes and leaves below the current node to ``mem[0]`` and
+  ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF`` with ``k_cutoff(s, alpha, beta) ->
+  (cut, value)``, a fail-soft bound proved without search (Othello's stability cut-off).
+  Both are tried below the root only, each behind a switch (``CompiledSearch(leaf_solver=,
+  cutoff=)``).
 
 ``build(module_name, params)`` writes header + kernels + template into one module in the user
 cache directory, named by a hash of all that text, imports it, and returns it; numba's
@@ -66,6 +73,22 @@ TEMPLATE = '''
 # ---- search template (sakiyomi.compiled.template) ----
 import numpy as _np
 
+# Optional kernel hooks (Othello's endgame uses them); games without them get these
+# switched-off stand-ins, so their searches are unchanged.
+if "HAS_LEAF_SOLVER" not in globals():
+    HAS_LEAF_SOLVER = False
+
+    @kernel
+    def k_leaf_solve(state, alpha, beta, mem):
+        return False, 0
+
+if "HAS_CUTOFF" not in globals():
+    HAS_CUTOFF = False
+
+    @kernel
+    def k_cutoff(state, alpha, beta):
+        return False, 0
+
 WIN = 1000000
 MAX_PLY = 512
 INF = WIN + 1
@@ -104,9 +127,11 @@ F_KILLERS = 20
 F_HISTORY = 21
 F_SHORTCUTS = 22
 F_PONS = 23
+F_LEAF = 24
+F_CUTOFF = 25
 # the rest of mem: killers, history, PV table, move lists and their ordering scores per ply
 PLIES = PLY_LIMIT + 2
-KILL = 24
+KILL = F_CUTOFF + 1
 HIST = KILL + 2 * PLIES
 PVLEN = HIST + MOVE_LIMIT
 PV = PVLEN + PLIES
@@ -216,6 +241,17 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     if finished:
         mem[C_LEAVES] += 1
         return _np.int64(value)
+    # 1a. Kernel hooks below the root: an exact solver for small subtrees (it adds the nodes
+    # and leaves below this node to mem), and a cut-off proved without search.
+    if HAS_LEAF_SOLVER and mem[F_LEAF] != 0 and ply > 0:
+        solved, value = k_leaf_solve(state, alpha, beta, mem)
+        if solved:
+            return _np.int64(value)
+    if HAS_CUTOFF and mem[F_CUTOFF] != 0 and ply > 0:
+        cut, value = k_cutoff(state, alpha, beta)
+        if cut:
+            mem[C_LEAVES] += 1
+            return _np.int64(value)
     key = k_key(state)
     pv_node = beta - alpha > 1
     # 1b. Game shortcuts below the root: a value without search, or a narrower window.
@@ -528,14 +564,16 @@ class CompiledSearch:
     """
 
     def __init__(self, module: types.ModuleType, config: ConfigLike,
-                 shortcuts: bool = True) -> None:
+                 shortcuts: bool = True, leaf_solver: bool = True,
+                 cutoff: bool = True) -> None:
         capacity = 1
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
         self.mem, self.keys, self.data = module.make_workspace(capacity)
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
-                       config.history, shortcuts, config.bisection == "pons")
+                       config.history, shortcuts, config.bisection == "pons",
+                       leaf_solver, cutoff)
         self._set_flags()
 
     def _set_flags(self) -> None:
