@@ -12,9 +12,10 @@ the side to move (empties to the winner); ``k_evaluate`` estimates the same quan
 
 Template extensions Othello uses (generic hooks, off for games that do not define them):
 
-* ``k_leaf_solve(state, alpha, beta, ctx)`` — with ``SHALLOW`` or fewer empties, the exact
-  value from ``solve_shallow`` (no TT, parity ordering); it adds the nodes below this one to
-  ``ctx[0]`` and the leaves to ``ctx[1]``;
+* ``k_leaf_solve(state, depth, alpha, beta, ctx)`` — with ``LEAF`` or fewer empties (and a
+  depth reaching the end), the exact value from ``solve_ordered``: no TT, fastest-first down
+  to ``SHALLOW`` empties, then ``solve_shallow`` (parity order, last move scored in place); it
+  adds the nodes below this one to ``ctx[0]`` and the leaves to ``ctx[1]``;
 * ``k_cutoff(state, alpha, beta)`` — the stability cut-off: once alpha is high enough, the
   bound 64 - 2 × (opponent's stable discs) may already fail low;
 * ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
@@ -163,11 +164,13 @@ def k_evaluate(state: Any) -> Any:
 
 
 @kernel
-def k_leaf_solve(state: Any, alpha: Any, beta: Any, ctx: Any) -> Any:
-    """(True, exact value) with ``LEAF`` or fewer empties, else (False, 0)."""
+def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any:
+    """(True, exact value) with ``LEAF`` or fewer empties when ``depth`` plies reach the end
+    anyway (always when solving), else (False, 0).
+    """
     p, o, _ = state
     n = _popcount(~(p | o))
-    if n > LEAF:
+    if n > LEAF or depth < n:
         return False, 0
     ctx[0] -= 1  # the solver counts this node again
     buf = _onp.zeros((2, (2 * n + 2) * _MOVE_SLOTS), dtype=_onp.int64)
@@ -175,7 +178,7 @@ def k_leaf_solve(state: Any, alpha: Any, beta: Any, ctx: Any) -> Any:
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
     return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
-                                zero + STABILITY, buf, zero, ctx)
+                                zero + STABILITY, zero + FASTEST, buf, zero, ctx)
 
 
 @kernel

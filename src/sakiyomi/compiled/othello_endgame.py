@@ -183,9 +183,9 @@ def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
 
 @njit
 def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parity: Any,
-                  use_stability: Any, buf: Any, level: Any, stats: Any) -> Any:
-    """Exact fail-soft value without TT but with fastest-first ordering, down to ``shallow``
-    empties where ``solve_shallow`` (parity order only) takes over.
+                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any) -> Any:
+    """Exact fail-soft value without TT but with fastest-first ordering (``fastest``; else
+    board order), down to ``shallow`` empties where ``solve_shallow`` (parity order) takes over.
     """
     empties = ~(p | o)
     n = np.int64(popcount(empties))
@@ -202,8 +202,8 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         if legal_moves(o, p) == ZERO:
             stats[LEAVES] += 1
             return final_score(p, o)
-        return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability, buf,
-                              level + 1, stats)
+        return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability,
+                              fastest, buf, level + 1, stats)
     base = level * MOVE_SLOTS
     sqs = buf[0]
     scores = buf[1]
@@ -213,7 +213,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         sq = lowest_bit(moves)
         moves &= moves - ONE
         sqs[base + count] = sq
-        scores[base + count] = move_score(p, o, sq, odd, use_parity)
+        scores[base + count] = move_score(p, o, sq, odd, use_parity) if fastest else 0
         count += 1
     best = np.int64(-INF)
     a = alpha
@@ -227,7 +227,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         scores[k] = scores[base + i]
         f = flips(p, o, sq)
         v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
-                           use_stability, buf, level + 1, stats)
+                           use_stability, fastest, buf, level + 1, stats)
         if v > best:
             best = v
             if v > a:

@@ -23,9 +23,9 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
   ``k_hint(s, move) -> int``, ``k_play(s, move) -> s'`` (states are values: no undo),
   ``k_evaluate(s) -> int``;
 * optional hooks (defaults: absent, switched off): ``HAS_LEAF_SOLVER`` with
-  ``k_leaf_solve(s, alpha, beta, mem) -> (solved, value)``, an exact fail-soft solver for
-  small subtrees that adds the nodes and leaves below the current node to ``mem[0]`` and
-  ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF`` with ``k_cutoff(s, alpha, beta) ->
+  ``k_leaf_solve(s, depth, alpha, beta, mem) -> (solved, value)``, an exact fail-soft solver
+  for small subtrees (when ``depth`` reaches the end anyway) that adds the nodes and leaves
+  below the current node to ``mem[0]`` and ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF`` with ``k_cutoff(s, alpha, beta) ->
   (cut, value)``, a fail-soft bound proved without search (Othello's stability cut-off).
   Both are tried below the root only, each behind a switch (``CompiledSearch(leaf_solver=,
   cutoff=)``).
@@ -79,7 +79,7 @@ if "HAS_LEAF_SOLVER" not in globals():
     HAS_LEAF_SOLVER = False
 
     @kernel
-    def k_leaf_solve(state, alpha, beta, mem):
+    def k_leaf_solve(state, depth, alpha, beta, mem):
         return False, 0
 
 if "HAS_CUTOFF" not in globals():
@@ -241,10 +241,11 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     if finished:
         mem[C_LEAVES] += 1
         return _np.int64(value)
-    # 1a. Kernel hooks below the root: an exact solver for small subtrees (it adds the nodes
-    # and leaves below this node to mem), and a cut-off proved without search.
+    # 1a. Kernel hooks below the root: an exact solver for small subtrees that the search would
+    # read to the end anyway (it adds the nodes and leaves below this node to mem), and a
+    # cut-off proved without search.
     if HAS_LEAF_SOLVER and mem[F_LEAF] != 0 and ply > 0:
-        solved, value = k_leaf_solve(state, alpha, beta, mem)
+        solved, value = k_leaf_solve(state, depth, alpha, beta, mem)
         if solved:
             return _np.int64(value)
     if HAS_CUTOFF and mem[F_CUTOFF] != 0 and ply > 0:

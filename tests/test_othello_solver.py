@@ -1,0 +1,180 @@
+"""Othello endgame solving on the compiled template: FFO #1-#39 exact scores and best moves
+(from the Edax-checked data files), weak solving, and agreement with textbook negamax and with
+the Python Searcher (same nodes when the Othello-only hooks are off).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sakiyomi.compiled.othello_endgame import new_buffer, solve_ordered
+from sakiyomi.compiled.template import CompiledSearch, build
+from sakiyomi.game import Player
+from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
+from sakiyomi.search import textbook
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import solve
+
+DATA = Path(__file__).parent / "data" / "othello"
+CONFIG = SearchConfig(killers=False, history=False, tt_capacity=1 << 20)
+SLOW = {36, 38}  # 5-30 s each: only with SAKIYOMI_SLOW=1 (bench/othello.py --set 20-39 too)
+slow = pytest.mark.skipif(os.environ.get("SAKIYOMI_SLOW") != "1",
+                          reason="slow: set SAKIYOMI_SLOW=1 to run")
+
+
+def ffo(name: str, first: int) -> list[tuple[int, str, int, set[str]]]:
+    """(number, line, exact score, best moves) for each position of an FFO file."""
+    out = []
+    lines = [x for x in (DATA / name).read_text().splitlines() if x.strip()]
+    for number, line in enumerate(lines, first):
+        entries = [e.split(":") for e in line.split(";")[1:] if e.strip()]
+        scores = {move.strip().lower(): int(score) for move, score in entries}
+        best = max(scores.values())
+        out.append((number, line, best, {m for m, s in scores.items() if s == best}))
+    return out
+
+
+@cache
+def module(**switches: int) -> ModuleType:
+    return build(KERNEL_MODULE, {**dict(KERNEL_PARAMS), **switches})
+
+
+def searcher(config: SearchConfig = CONFIG, **hooks: bool) -> CompiledSearch:
+    return CompiledSearch(module(), config, shortcuts=False, **hooks)
+
+
+def state(game: Othello) -> tuple[Any, ...]:
+    return tuple(module().make_state(*game.kernel_state()))
+
+
+FFO_1_39 = ffo("fforum-1-19.obf", 1) + ffo("fforum-20-39.obf", 20)
+
+
+@pytest.mark.parametrize(
+    "number, line, score, best_moves",
+    [pytest.param(*p, marks=[pytest.mark.slow, slow]) if p[0] in SLOW else p
+     for p in FFO_1_39],
+    ids=[f"ffo{p[0]}" for p in FFO_1_39])
+def test_ffo_exact_score_and_best_move(number: int, line: str, score: int,
+                                       best_moves: set[str]) -> None:
+    game = from_position("othello", line)
+    result = searcher().solve(state(game))
+    assert result.value == score
+    assert result.best_move is not None
+    assert game.move_to_text(result.best_move) in best_moves
+    # The principal variation is a legal line (passes included) ending the game.
+    for move in result.pv:
+        assert move in game.legal_moves()
+        game.play(move)
+
+
+@pytest.mark.parametrize("number, line, score, best_moves", FFO_1_39[:19],
+                         ids=[f"ffo{p[0]}" for p in FFO_1_39[:19]])
+def test_ffo_weak_solve(number: int, line: str, score: int, best_moves: set[str]) -> None:
+    result = searcher().solve(state(from_position("othello", line)), weak=True)
+    assert result.value == (score > 0) - (score < 0)
+
+
+def random_position(rng: random.Random, empties: int) -> Othello:
+    """A position with ``empties`` empty squares from a random game (retried if it ends)."""
+    while True:
+        game = Othello()
+        while game.empties() > empties and game.legal_moves():
+            game.play(rng.choice(list(game.legal_moves())))
+        if game.empties() == empties and game.legal_moves():
+            return game
+
+
+def test_solver_agrees_with_textbook_negamax_on_random_endgames() -> None:
+    rng = random.Random(3)
+    s = searcher()
+    for _ in range(40):
+        game = random_position(rng, rng.choice((4, 5, 6, 7)))
+        truth = textbook.negamax(game.copy()).value
+        s.reset()
+        assert s.solve(state(game)).value == truth
+        s.reset()
+        weak = s.solve(state(game), weak=True).value
+        assert weak == (truth > 0) - (truth < 0)
+
+
+@pytest.mark.parametrize("hooks", [
+    {"leaf_solver": False, "cutoff": False}, {"leaf_solver": False}, {"cutoff": False}, {}])
+def test_every_switch_gives_the_same_values(hooks: dict[str, bool]) -> None:
+    rng = random.Random(8)
+    on = searcher()
+    other = searcher(CONFIG, **hooks)
+    for _ in range(12):
+        game = random_position(rng, rng.choice((10, 11, 12, 13, 14)))
+        on.reset()
+        other.reset()
+        assert other.solve(state(game)).value == on.solve(state(game)).value
+
+
+def test_leaf_solver_switches_agree_with_negamax() -> None:
+    """The TT-less solver under every switch (run-time arguments: no rebuild) against textbook
+    negamax on small endgames, and against each other on larger ones.
+    """
+    rng = random.Random(9)
+    for empties in (3, 5, 7, 8, 12, 13):
+        for _ in range(6):
+            game = random_position(rng, empties)
+            p, o = (np.uint64(w) for w in game.kernel_state())
+            truth = textbook.negamax(game.copy()).value if empties <= 8 else None
+            found = set()
+            for shallow, parity, stability, fastest in (
+                    (6, 1, 1, 1), (6, 0, 0, 1), (2, 1, 0, 0), (20, 1, 1, 1), (8, 0, 1, 0)):
+                for alpha, beta in ((-64, 64), (-1, 1), (10, 11)):
+                    stats = np.zeros(8, dtype=np.int64)
+                    v = int(solve_ordered(p, o, alpha, beta, shallow, parity, stability,
+                                          fastest, new_buffer(), 0, stats))
+                    full = (alpha, beta) == (-64, 64)
+                    if full:
+                        found.add(v)
+                    elif truth is not None:  # the fail-soft contract around the window
+                        assert (v <= alpha and truth <= v) or (v >= beta and truth >= v) or (
+                            alpha < v < beta and v == truth)
+            assert len(found) == 1
+            if truth is not None:
+                assert found == {truth}
+
+
+def test_python_searcher_and_template_visit_the_same_nodes() -> None:
+    """DESIGN.md §1.8: the same algorithm in both engines (Othello's own hooks switched off,
+    no table, so keys play no part): equal values and equal node counts.
+    """
+    rng = random.Random(4)
+    config = SearchConfig(tt=False, killers=False, history=False)
+    compiled = searcher(config, leaf_solver=False, cutoff=False)
+    for empties in (6, 7, 8, 9):
+        game = random_position(rng, empties)
+        python = solve(game, config)
+        compiled.reset()
+        fast = compiled.solve(state(game))
+        assert fast.value == python.value
+        assert fast.stats["nodes"] == python.stats.nodes
+        assert fast.stats["leaves"] == python.stats.leaves
+        assert fast.pv == python.pv
+
+
+def test_python_searcher_with_table_agrees_on_values() -> None:
+    rng = random.Random(5)
+    for _ in range(5):
+        game = random_position(rng, 9)
+        compiled = searcher(leaf_solver=False, cutoff=False)
+        python = Searcher(game.copy(), CONFIG)
+        assert compiled.solve(state(game)).value == solve(game, CONFIG, searcher=python).value
+
+
+def test_side_to_move_is_the_kernel_state_order() -> None:
+    game = from_position("othello", FFO_1_39[7][1])  # #8: white to move
+    assert game.to_move is Player.SECOND
+    assert game.kernel_state() == (game.white, game.black)
