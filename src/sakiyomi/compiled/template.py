@@ -95,18 +95,19 @@ C_ROOTBEST = 12
 C_USED = 13
 C_GEN = 14
 C_MASK = 15
-# mem[16:24]: the SearchConfig switches
-F_TT = 16
-F_PVS = 17
-F_ORDERING = 18
-F_HINTS = 19
-F_KILLERS = 20
-F_HISTORY = 21
-F_SHORTCUTS = 22
-F_PONS = 23
+C_EPOCH = 16
+# mem[24:32]: the SearchConfig switches
+F_TT = 24
+F_PVS = 25
+F_ORDERING = 26
+F_HINTS = 27
+F_KILLERS = 28
+F_HISTORY = 29
+F_SHORTCUTS = 30
+F_PONS = 31
 # the rest of mem: killers, history, PV table, move lists and their ordering scores per ply
 PLIES = PLY_LIMIT + 2
-KILL = 24
+KILL = 32
 HIST = KILL + 2 * PLIES
 PVLEN = HIST + MOVE_LIMIT
 PV = PVLEN + PLIES
@@ -114,13 +115,14 @@ MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
 # A table entry: full key in keys[slot]; data[slot] packs value (32 bits, offset), depth (10),
-# bound (2), an occupied bit, move + 1 (12) and the generation modulo 64 (6); 0 = empty.
+# bound (2), move + 1 (8: moves < 255), the generation modulo 64 (6) and the epoch (5).  A slot
+# is occupied iff its epoch is the table's: clearing the table is one increment (reset()).
 V_OFF = 1 << 31
 D_SHIFT = 32
 B_SHIFT = 42
-OCCUPIED = 1 << 44
-M_SHIFT = 45
-G_SHIFT = 57
+M_SHIFT = 44
+G_SHIFT = 52
+E_SHIFT = 58
 
 
 def make_workspace(capacity):
@@ -128,6 +130,7 @@ def make_workspace(capacity):
     mem = _np.zeros(MEM_SIZE, dtype=_np.int64)
     mem[C_LIMIT] = 1 << 62
     mem[C_MASK] = capacity - 1
+    mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
     return mem, _np.zeros(capacity, dtype=_np.uint64), _np.zeros(capacity, dtype=_np.int64)
 
@@ -155,16 +158,17 @@ def t_store(mem, keys, data, key, depth, value, bound, move):
     """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
     slot = _np.int64(key & _np.uint64(mem[C_MASK]))
     old = data[slot]
-    if old == 0:
+    if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
     elif (keys[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
     elif keys[slot] == key and move < 0:
-        move = ((old >> M_SHIFT) & 4095) - 1
+        move = ((old >> M_SHIFT) & 255) - 1
     keys[slot] = key
-    data[slot] = ((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT) | OCCUPIED
-                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT))
+    data[slot] = ((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                  | (mem[C_EPOCH] << E_SHIFT))
 
 
 @kernel
@@ -239,9 +243,9 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
         mem[C_PROBES] += 1
         slot = _np.int64(key & _np.uint64(mem[C_MASK]))
         entry = data[slot]
-        if entry != 0 and keys[slot] == key:
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and keys[slot] == key:
             mem[C_HITS] += 1
-            tt_move = ((entry >> M_SHIFT) & 4095) - 1
+            tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
             if ply > 0 and edepth >= depth and not pv_node:
                 value = t_from_tt((entry & 0xFFFFFFFF) - V_OFF, ply)
@@ -548,16 +552,20 @@ class CompiledSearch:
 
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
-        counters.  Only the packed entries are cleared: a slot is empty while its data is 0.
+        counters.  The table empties by moving to the next epoch (a full clear every 31).
         """
         module, mem = self.module, self.mem
         mask = int(mem[module.C_MASK])
+        epoch = int(mem[module.C_EPOCH]) + 1
+        if epoch > 31:
+            self.data.fill(0)
+            epoch = 1
         mem[:] = 0
         mem[module.C_LIMIT] = 1 << 62
         mem[module.C_MASK] = mask
+        mem[module.C_EPOCH] = epoch
         mem[module.KILL:module.KILL + 2 * module.PLIES] = -1
         self._set_flags()
-        self.data.fill(0)
 
     @property
     def stats(self) -> dict[str, int]:
@@ -621,7 +629,8 @@ class CompiledSearch:
         count = int(module.k_legal_moves(state, moves, 0))
         values: list[tuple[int, int, tuple[int, ...]]] = []
         for move in (int(m) for m in moves[:count]):
-            child = module.k_play(state, move)
+            # back through Python the words come out as ints: make a state of them again
+            child = module.make_state(*(int(w) for w in module.k_play(state, move)))
             v = self._run("t_exact", child, FULL_DEPTH, 0)
             if self.aborted:
                 return []
