@@ -193,8 +193,12 @@ def naive_value(width: int, height: int, moves: str) -> int:
             return 0 <= x < width and 0 <= y < len(cols[x]) and cols[x][y] == p
 
         for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            run = 1 + sum(1 for _ in iter_while(lambda k: at(c + k * dc, r + k * dr)))
-            run += sum(1 for _ in iter_while(lambda k: at(c - k * dc, r - k * dr)))
+            run = 1
+            for way in (1, -1):
+                k = 1
+                while at(c + way * k * dc, r + way * k * dr):
+                    run += 1
+                    k += 1
             if run >= 4:
                 return True
         return False
@@ -206,7 +210,7 @@ def naive_value(width: int, height: int, moves: str) -> int:
         for c in range(width):
             if len(cols[c]) == height:
                 continue
-            child = tuple(col + (n % 2,) if i == c else col for i, col in enumerate(cols))
+            child = tuple((*col, n % 2) if i == c else col for i, col in enumerate(cols))
             if wins(child, c):
                 return (cells + 1 - n) // 2
             best = max(best, 0 if n + 1 == cells else -value(child))
@@ -216,13 +220,6 @@ def naive_value(width: int, height: int, moves: str) -> int:
     for i, ch in enumerate(moves):
         start[int(ch) - 1] += (i % 2,)
     return value(tuple(start))
-
-
-def iter_while(keep: Any) -> Any:
-    k = 1
-    while keep(k):
-        yield k
-        k += 1
 
 
 COMPILED_SIZES = {(7, 6), (6, 5)}

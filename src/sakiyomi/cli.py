@@ -25,7 +25,7 @@ from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze, solve
+from sakiyomi.search.solve import analyze
 
 ALGORITHMS = (
     "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",

@@ -1,4 +1,4 @@
-'''One numba search template, specialised per kernel game (DESIGN.md §5).
+"""One numba search template, specialised per kernel game (DESIGN.md §5).
 
 The template below is the production ``Searcher`` algorithm (``sakiyomi.search.searcher``) and
 the ``exact_value`` / weak solve / ``analyze`` drivers (``sakiyomi.search.solve``), step for
@@ -28,7 +28,7 @@ cache directory, named by a hash of all that text, imports it, and returns it; n
 ``cache=True`` then serves later processes from disk.  Lessons kept from the prototypes: no
 literal constants in recursive calls; uint64 constants wrapped by ``U``; no clock inside
 (a node budget stops the search and the caller turns time into nodes).
-'''
+"""
 
 from __future__ import annotations
 
@@ -114,9 +114,9 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: full key in keys[slot]; data[slot] packs value (32 bits, offset), depth (10),
-# bound (2), move + 1 (8: moves < 255), the generation modulo 64 (6) and the epoch (5).  A slot
-# is occupied iff its epoch is the table's: clearing the table is one increment (reset()).
+# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (32 bits, offset),
+# depth (10), bound (2), move + 1 (8: moves < 255), the generation modulo 64 (6) and the epoch
+# (5).  A slot is occupied iff its epoch is the table's: clearing is one increment (reset()).
 V_OFF = 1 << 31
 D_SHIFT = 32
 B_SHIFT = 42
@@ -132,7 +132,7 @@ def make_workspace(capacity):
     mem[C_MASK] = capacity - 1
     mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
-    return mem, _np.zeros(capacity, dtype=_np.uint64), _np.zeros(capacity, dtype=_np.int64)
+    return mem, _np.zeros(2 * capacity, dtype=_np.uint64)  # (key, data) pairs, one line
 
 
 @kernel
@@ -154,21 +154,21 @@ def t_from_tt(value, ply):
 
 
 @kernel
-def t_store(mem, keys, data, key, depth, value, bound, move):
+def t_store(mem, tt, key, depth, value, bound, move):
     """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
-    slot = _np.int64(key & _np.uint64(mem[C_MASK]))
-    old = data[slot]
+    slot = 2 * _np.int64(key & _np.uint64(mem[C_MASK]))
+    old = _np.int64(tt[slot + 1])
     if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
-    elif (keys[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
-    elif keys[slot] == key and move < 0:
+    elif tt[slot] == key and move < 0:
         move = ((old >> M_SHIFT) & 255) - 1
-    keys[slot] = key
-    data[slot] = ((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+    tt[slot] = key
+    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
                   | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
-                  | (mem[C_EPOCH] << E_SHIFT))
+                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
 
 
 @kernel
@@ -205,7 +205,7 @@ def t_order(state, mem, ply, count, tt_move):
 
 
 @kernel
-def t_search(state, depth, alpha, beta, ply, mem, keys, data):
+def t_search(state, depth, alpha, beta, ply, mem, tt):
     """Searcher._search: fail-soft negamax with PVS, TT, ordering and game shortcuts."""
     mem[C_NODES] += 1
     if mem[C_NODES] > mem[C_LIMIT]:
@@ -241,9 +241,9 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     tt_move = -1
     if mem[F_TT]:
         mem[C_PROBES] += 1
-        slot = _np.int64(key & _np.uint64(mem[C_MASK]))
-        entry = data[slot]
-        if (entry >> E_SHIFT) == mem[C_EPOCH] and keys[slot] == key:
+        slot = 2 * _np.int64(key & _np.uint64(mem[C_MASK]))
+        entry = _np.int64(tt[slot + 1])
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
             mem[C_HITS] += 1
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
@@ -283,12 +283,12 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
         move = mem[base + i]
         child = k_play(state, move)
         if i == 0 or mem[F_PVS] == 0:
-            value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, keys, data)
+            value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
         else:
-            value = -t_search(child, depth - 1, -a - 1, -a, child_ply, mem, keys, data)
+            value = -t_search(child, depth - 1, -a - 1, -a, child_ply, mem, tt)
             if a < value < beta and mem[C_ABORTED] == 0:
                 mem[C_RESEARCH] += 1
-                value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, keys, data)
+                value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
         if mem[C_ABORTED]:
             return 0
         if value > best:
@@ -331,12 +331,12 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     else:
         bound = EXACT
     if mem[F_TT]:
-        t_store(mem, keys, data, key, stored_depth, t_to_tt(best, ply), bound, best_move)
+        t_store(mem, tt, key, stored_depth, t_to_tt(best, ply), bound, best_move)
     return best
 
 
 @kernel
-def t_root(state, depth, alpha, beta, ply, mem, keys, data):
+def t_root(state, depth, alpha, beta, ply, mem, tt):
     """Searcher.search: reset the root move and horizon flag, clamp the depth.
     (Every int reaching t_search comes from an argument: a literal would give numba a second,
     literal-typed specialisation of the recursive function, which breaks the disk cache.)
@@ -345,7 +345,7 @@ def t_root(state, depth, alpha, beta, ply, mem, keys, data):
     mem[C_HORIZON] = 0
     if depth > MAX_PLY - 1:
         depth = depth - depth + MAX_PLY - 1
-    return t_search(state, depth, alpha, beta, ply, mem, keys, data)
+    return t_search(state, depth, alpha, beta, ply, mem, tt)
 
 
 @kernel
@@ -367,18 +367,24 @@ def t_probe(lo, hi, pons):
 
 
 @kernel
-def t_exact(state, depth, ply, mem, keys, data):
+def t_exact(state, depth, ply, mem, tt):
     """solve.exact_value: null-window bisection from the game's score bounds
     (``depth`` = FULL_DEPTH and ``ply`` = 0, passed in as arguments: see t_root).
     """
     lo, hi = k_score_bounds(state)
+    return t_bisect(state, lo, hi, depth, ply, mem, tt)
+
+
+@kernel
+def t_bisect(state, lo, hi, depth, ply, mem, tt):
+    """solve.bisect: the root value clamped to [lo, hi] by null-window probes."""
     pons = mem[F_PONS] != 0
     if pons:
         mid = t_probe(lo, hi, pons)
     else:
         mid = ply if lo <= 0 < hi else lo + (hi - lo) // 2
     while lo < hi:
-        r = t_root(state, depth, mid, mid + 1, ply, mem, keys, data)
+        r = t_root(state, depth, mid, mid + 1, ply, mem, tt)
         if mem[C_ABORTED]:
             return 0
         if r > mid:
@@ -390,43 +396,70 @@ def t_exact(state, depth, ply, mem, keys, data):
 
 
 @kernel
-def t_solve(state, weak, with_pv, depth, ply, one, mem, keys, data):
+def t_solve(state, weak, with_pv, depth, ply, one, mem, tt):
     """solve.solve: the weak window (-1, 1), or exact_value then an open window for the PV
     (``depth`` = FULL_DEPTH, ``ply`` = 0, ``one`` = 1 as arguments: see t_root).
     """
+    if weak and mem[F_PONS] != 0:
+        return t_bisect(state, -one, one, depth, ply, mem, tt)
     if weak:
-        v = t_root(state, depth, -one, one, ply, mem, keys, data)
+        v = t_root(state, depth, -one, one, ply, mem, tt)
         if v > 0:
             return 1
         if v < 0:
             return -1
         return 0
-    v = t_exact(state, depth, ply, mem, keys, data)
+    v = t_exact(state, depth, ply, mem, tt)
     if with_pv and mem[C_ABORTED] == 0:
-        t_root(state, depth, v - one, v + one, ply, mem, keys, data)
+        t_root(state, depth, v - one, v + one, ply, mem, tt)
     return v
 '''
 
 
 class ConfigLike(Protocol):
-    """The SearchConfig switches the template honours (any object with these fields)."""
+    """The SearchConfig switches the template honours (any object with these fields; the
+    compiled layer does not import the search layer).
+    """
 
     @property
-    def tt(self) -> bool: ...
+    def tt(self) -> bool:
+        """Use the transposition table."""
+        ...
+
     @property
-    def pvs(self) -> bool: ...
+    def pvs(self) -> bool:
+        """Null windows after the first move."""
+        ...
+
     @property
-    def ordering(self) -> bool: ...
+    def ordering(self) -> bool:
+        """Order moves at all."""
+        ...
+
     @property
-    def hints(self) -> bool: ...
+    def hints(self) -> bool:
+        """Use the game's move hints."""
+        ...
+
     @property
-    def killers(self) -> bool: ...
+    def killers(self) -> bool:
+        """Killer moves."""
+        ...
+
     @property
-    def history(self) -> bool: ...
+    def history(self) -> bool:
+        """History heuristic."""
+        ...
+
     @property
-    def tt_capacity(self) -> int: ...
+    def tt_capacity(self) -> int:
+        """Table slots (rounded up to a power of two)."""
+        ...
+
     @property
-    def bisection(self) -> str: ...
+    def bisection(self) -> str:
+        """exact_value's probe order: 'zero' or 'pons'."""
+        ...
 
 
 FULL_DEPTH = 511  # MAX_PLY - 1, as search.solve
@@ -509,7 +542,7 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
             spec.loader.exec_module(module)
         else:
             module = types.ModuleType(name)
-            exec(compile(text, f"<{name}>", "exec"), module.__dict__)  # noqa: S102
+            exec(compile(text, f"<{name}>", "exec"), module.__dict__)
         _built[cache_key] = module
         return module
 
@@ -537,10 +570,15 @@ class CompiledSearch:
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
-        self.mem, self.keys, self.data = module.make_workspace(capacity)
+        self.mem, self.tt = module.make_workspace(capacity)
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons")
         self._set_flags()
+
+    def touch(self) -> None:
+        """Write the whole table once, so that page faults do not land inside timings."""
+        self.tt.fill(0)
+        self.mem[self.module.C_EPOCH] = 1
 
     def _set_flags(self) -> None:
         for i, flag in enumerate(self._flags):
@@ -548,7 +586,7 @@ class CompiledSearch:
 
     def _run(self, name: str, *args: Any) -> int:
         function = getattr(self.module, name)
-        return int(function(*args, self.mem, self.keys, self.data))
+        return int(function(*args, self.mem, self.tt))
 
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
@@ -558,7 +596,7 @@ class CompiledSearch:
         mask = int(mem[module.C_MASK])
         epoch = int(mem[module.C_EPOCH]) + 1
         if epoch > 31:
-            self.data.fill(0)
+            self.tt.fill(0)
             epoch = 1
         mem[:] = 0
         mem[module.C_LIMIT] = 1 << 62
@@ -579,7 +617,7 @@ class CompiledSearch:
 
     @property
     def aborted(self) -> bool:
-        """Did the last call stop on the node limit?"""
+        """True when the last call stopped on the node limit."""
         return bool(self.mem[self.module.C_ABORTED])
 
     def new_search(self) -> None:
