@@ -32,14 +32,16 @@ k_evaluate`` plus the plain function ``make_state``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 WIDTH = 7
 HEIGHT = 6
 U: Callable[[int], Any] = int
 
 
-def kernel(function: Any) -> Any:
+def kernel(function: F) -> F:
     """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
     return function
 
@@ -63,6 +65,9 @@ ONE = U(1)
 KEY_MIX = U(0x9E3779B97F4A7C15)  # odd: multiplying by it mod 2**64 is a bijection
 WORD = U((1 << 64) - 1)
 HALF = U(32)
+TWO, FOUR, BYTE7 = U(2), U(4), U(56)
+M1, M2, M4 = U(0x5555555555555555), U(0x3333333333333333), U(0x0F0F0F0F0F0F0F0F)
+H01 = U(0x0101010101010101)
 # Columns searched centre first (3, 2, 4, 1, 5, 0, 6 on a 7-wide board).
 ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(WIDTH))
 TOP_CELL = tuple(U(1 << (HEIGHT - 1 + c * H1)) for c in range(WIDTH))
@@ -113,12 +118,11 @@ def k_possible(mask: Any) -> Any:
 
 @kernel
 def k_popcount(x: Any) -> int:
-    """Number of set bits."""
-    c = 0
-    while x:
-        x &= x - ONE
-        c += 1
-    return c
+    """Number of set bits (SWAR: constant time, no loop)."""
+    x = x - ((x >> ONE) & M1)
+    x = (x & M2) + ((x >> TWO) & M2)
+    x = (x + (x >> FOUR)) & M4
+    return int(((x * H01) & WORD) >> BYTE7)
 
 
 @kernel

@@ -1,4 +1,4 @@
-'''One numba search template, specialised per kernel game (DESIGN.md §5).
+"""One numba search template, specialised per kernel game (DESIGN.md §5).
 
 The template below is the production ``Searcher`` algorithm (``sakiyomi.search.searcher``) and
 the ``exact_value`` / weak solve / ``analyze`` drivers (``sakiyomi.search.solve``), step for
@@ -25,17 +25,17 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
 * optional hooks (defaults: absent, switched off): ``HAS_LEAF_SOLVER`` with
   ``k_leaf_solve(s, depth, alpha, beta, mem) -> (solved, value)``, an exact fail-soft solver
   for small subtrees (when ``depth`` reaches the end anyway) that adds the nodes and leaves
-  below the current node to ``mem[0]`` and ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF`` with ``k_cutoff(s, alpha, beta) ->
-  (cut, value)``, a fail-soft bound proved without search (Othello's stability cut-off).
-  Both are tried below the root only, each behind a switch (``CompiledSearch(leaf_solver=,
-  cutoff=)``).
+  below the current node to ``mem[0]`` and ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF``
+  with ``k_cutoff(s, alpha, beta) -> (cut, value)``, a fail-soft bound proved without search
+  (Othello's stability cut-off).  Both are tried below the root only, each behind a switch
+  (``CompiledSearch(leaf_solver=, cutoff=)``).
 
 ``build(module_name, params)`` writes header + kernels + template into one module in the user
 cache directory, named by a hash of all that text, imports it, and returns it; numba's
 ``cache=True`` then serves later processes from disk.  Lessons kept from the prototypes: no
 literal constants in recursive calls; uint64 constants wrapped by ``U``; no clock inside
 (a node budget stops the search and the caller turns time into nodes).
-'''
+"""
 
 from __future__ import annotations
 
@@ -118,17 +118,18 @@ C_ROOTBEST = 12
 C_USED = 13
 C_GEN = 14
 C_MASK = 15
-# mem[16:24]: the SearchConfig switches
-F_TT = 16
-F_PVS = 17
-F_ORDERING = 18
-F_HINTS = 19
-F_KILLERS = 20
-F_HISTORY = 21
-F_SHORTCUTS = 22
-F_PONS = 23
-F_LEAF = 24
-F_CUTOFF = 25
+C_EPOCH = 16
+# mem[24:34]: the SearchConfig switches and the kernel-hook switches
+F_TT = 24
+F_PVS = 25
+F_ORDERING = 26
+F_HINTS = 27
+F_KILLERS = 28
+F_HISTORY = 29
+F_SHORTCUTS = 30
+F_PONS = 31
+F_LEAF = 32
+F_CUTOFF = 33
 # the rest of mem: killers, history, PV table, move lists and their ordering scores per ply
 PLIES = PLY_LIMIT + 2
 KILL = F_CUTOFF + 1
@@ -138,14 +139,15 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: full key in keys[slot]; data[slot] packs value (32 bits, offset), depth (10),
-# bound (2), an occupied bit, move + 1 (12) and the generation modulo 64 (6); 0 = empty.
+# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (32 bits, offset),
+# depth (10), bound (2), move + 1 (8: moves < 255), the generation modulo 64 (6) and the epoch
+# (5).  A slot is occupied iff its epoch is the table's: clearing is one increment (reset()).
 V_OFF = 1 << 31
 D_SHIFT = 32
 B_SHIFT = 42
-OCCUPIED = 1 << 44
-M_SHIFT = 45
-G_SHIFT = 57
+M_SHIFT = 44
+G_SHIFT = 52
+E_SHIFT = 58
 
 
 def make_workspace(capacity):
@@ -153,8 +155,9 @@ def make_workspace(capacity):
     mem = _np.zeros(MEM_SIZE, dtype=_np.int64)
     mem[C_LIMIT] = 1 << 62
     mem[C_MASK] = capacity - 1
+    mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
-    return mem, _np.zeros(capacity, dtype=_np.uint64), _np.zeros(capacity, dtype=_np.int64)
+    return mem, _np.zeros(2 * capacity, dtype=_np.uint64)  # (key, data) pairs, one line
 
 
 @kernel
@@ -176,20 +179,21 @@ def t_from_tt(value, ply):
 
 
 @kernel
-def t_store(mem, keys, data, key, depth, value, bound, move):
+def t_store(mem, tt, key, depth, value, bound, move):
     """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
-    slot = _np.int64(key & _np.uint64(mem[C_MASK]))
-    old = data[slot]
-    if old == 0:
+    slot = 2 * _np.int64(key & _np.uint64(mem[C_MASK]))
+    old = _np.int64(tt[slot + 1])
+    if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
-    elif (keys[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
-    elif keys[slot] == key and move < 0:
-        move = ((old >> M_SHIFT) & 4095) - 1
-    keys[slot] = key
-    data[slot] = ((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT) | OCCUPIED
-                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT))
+    elif tt[slot] == key and move < 0:
+        move = ((old >> M_SHIFT) & 255) - 1
+    tt[slot] = key
+    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
 
 
 @kernel
@@ -226,7 +230,7 @@ def t_order(state, mem, ply, count, tt_move):
 
 
 @kernel
-def t_search(state, depth, alpha, beta, ply, mem, keys, data):
+def t_search(state, depth, alpha, beta, ply, mem, tt):
     """Searcher._search: fail-soft negamax with PVS, TT, ordering and game shortcuts."""
     mem[C_NODES] += 1
     if mem[C_NODES] > mem[C_LIMIT]:
@@ -274,11 +278,11 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     tt_move = -1
     if mem[F_TT]:
         mem[C_PROBES] += 1
-        slot = _np.int64(key & _np.uint64(mem[C_MASK]))
-        entry = data[slot]
-        if entry != 0 and keys[slot] == key:
+        slot = 2 * _np.int64(key & _np.uint64(mem[C_MASK]))
+        entry = _np.int64(tt[slot + 1])
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
             mem[C_HITS] += 1
-            tt_move = ((entry >> M_SHIFT) & 4095) - 1
+            tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
             if ply > 0 and edepth >= depth and not pv_node:
                 value = t_from_tt((entry & 0xFFFFFFFF) - V_OFF, ply)
@@ -316,12 +320,12 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
         move = mem[base + i]
         child = k_play(state, move)
         if i == 0 or mem[F_PVS] == 0:
-            value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, keys, data)
+            value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
         else:
-            value = -t_search(child, depth - 1, -a - 1, -a, child_ply, mem, keys, data)
+            value = -t_search(child, depth - 1, -a - 1, -a, child_ply, mem, tt)
             if a < value < beta and mem[C_ABORTED] == 0:
                 mem[C_RESEARCH] += 1
-                value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, keys, data)
+                value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
         if mem[C_ABORTED]:
             return 0
         if value > best:
@@ -364,12 +368,12 @@ def t_search(state, depth, alpha, beta, ply, mem, keys, data):
     else:
         bound = EXACT
     if mem[F_TT]:
-        t_store(mem, keys, data, key, stored_depth, t_to_tt(best, ply), bound, best_move)
+        t_store(mem, tt, key, stored_depth, t_to_tt(best, ply), bound, best_move)
     return best
 
 
 @kernel
-def t_root(state, depth, alpha, beta, ply, mem, keys, data):
+def t_root(state, depth, alpha, beta, ply, mem, tt):
     """Searcher.search: reset the root move and horizon flag, clamp the depth.
     (Every int reaching t_search comes from an argument: a literal would give numba a second,
     literal-typed specialisation of the recursive function, which breaks the disk cache.)
@@ -378,7 +382,7 @@ def t_root(state, depth, alpha, beta, ply, mem, keys, data):
     mem[C_HORIZON] = 0
     if depth > MAX_PLY - 1:
         depth = depth - depth + MAX_PLY - 1
-    return t_search(state, depth, alpha, beta, ply, mem, keys, data)
+    return t_search(state, depth, alpha, beta, ply, mem, tt)
 
 
 @kernel
@@ -400,18 +404,24 @@ def t_probe(lo, hi, pons):
 
 
 @kernel
-def t_exact(state, depth, ply, mem, keys, data):
+def t_exact(state, depth, ply, mem, tt):
     """solve.exact_value: null-window bisection from the game's score bounds
     (``depth`` = FULL_DEPTH and ``ply`` = 0, passed in as arguments: see t_root).
     """
     lo, hi = k_score_bounds(state)
+    return t_bisect(state, lo, hi, depth, ply, mem, tt)
+
+
+@kernel
+def t_bisect(state, lo, hi, depth, ply, mem, tt):
+    """solve.bisect: the root value clamped to [lo, hi] by null-window probes."""
     pons = mem[F_PONS] != 0
     if pons:
         mid = t_probe(lo, hi, pons)
     else:
         mid = ply if lo <= 0 < hi else lo + (hi - lo) // 2
     while lo < hi:
-        r = t_root(state, depth, mid, mid + 1, ply, mem, keys, data)
+        r = t_root(state, depth, mid, mid + 1, ply, mem, tt)
         if mem[C_ABORTED]:
             return 0
         if r > mid:
@@ -423,43 +433,70 @@ def t_exact(state, depth, ply, mem, keys, data):
 
 
 @kernel
-def t_solve(state, weak, with_pv, depth, ply, one, mem, keys, data):
+def t_solve(state, weak, with_pv, depth, ply, one, mem, tt):
     """solve.solve: the weak window (-1, 1), or exact_value then an open window for the PV
     (``depth`` = FULL_DEPTH, ``ply`` = 0, ``one`` = 1 as arguments: see t_root).
     """
+    if weak and mem[F_PONS] != 0:
+        return t_bisect(state, -one, one, depth, ply, mem, tt)
     if weak:
-        v = t_root(state, depth, -one, one, ply, mem, keys, data)
+        v = t_root(state, depth, -one, one, ply, mem, tt)
         if v > 0:
             return 1
         if v < 0:
             return -1
         return 0
-    v = t_exact(state, depth, ply, mem, keys, data)
+    v = t_exact(state, depth, ply, mem, tt)
     if with_pv and mem[C_ABORTED] == 0:
-        t_root(state, depth, v - one, v + one, ply, mem, keys, data)
+        t_root(state, depth, v - one, v + one, ply, mem, tt)
     return v
 '''
 
 
 class ConfigLike(Protocol):
-    """The SearchConfig switches the template honours (any object with these fields)."""
+    """The SearchConfig switches the template honours (any object with these fields; the
+    compiled layer does not import the search layer).
+    """
 
     @property
-    def tt(self) -> bool: ...
+    def tt(self) -> bool:
+        """Use the transposition table."""
+        ...
+
     @property
-    def pvs(self) -> bool: ...
+    def pvs(self) -> bool:
+        """Null windows after the first move."""
+        ...
+
     @property
-    def ordering(self) -> bool: ...
+    def ordering(self) -> bool:
+        """Order moves at all."""
+        ...
+
     @property
-    def hints(self) -> bool: ...
+    def hints(self) -> bool:
+        """Use the game's move hints."""
+        ...
+
     @property
-    def killers(self) -> bool: ...
+    def killers(self) -> bool:
+        """Killer moves."""
+        ...
+
     @property
-    def history(self) -> bool: ...
+    def history(self) -> bool:
+        """History heuristic."""
+        ...
+
     @property
-    def tt_capacity(self) -> int: ...
+    def tt_capacity(self) -> int:
+        """Table slots (rounded up to a power of two)."""
+        ...
+
     @property
-    def bisection(self) -> str: ...
+    def bisection(self) -> str:
+        """exact_value's probe order: 'zero' or 'pons'."""
+        ...
 
 
 FULL_DEPTH = 511  # MAX_PLY - 1, as search.solve
@@ -542,7 +579,7 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
             spec.loader.exec_module(module)
         else:
             module = types.ModuleType(name)
-            exec(compile(text, f"<{name}>", "exec"), module.__dict__)  # noqa: S102
+            exec(compile(text, f"<{name}>", "exec"), module.__dict__)
         _built[cache_key] = module
         return module
 
@@ -571,11 +608,16 @@ class CompiledSearch:
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
-        self.mem, self.keys, self.data = module.make_workspace(capacity)
+        self.mem, self.tt = module.make_workspace(capacity)
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
                        leaf_solver, cutoff)
         self._set_flags()
+
+    def touch(self) -> None:
+        """Write the whole table once, so that page faults do not land inside timings."""
+        self.tt.fill(0)
+        self.mem[self.module.C_EPOCH] = 1
 
     def _set_flags(self) -> None:
         for i, flag in enumerate(self._flags):
@@ -583,20 +625,24 @@ class CompiledSearch:
 
     def _run(self, name: str, *args: Any) -> int:
         function = getattr(self.module, name)
-        return int(function(*args, self.mem, self.keys, self.data))
+        return int(function(*args, self.mem, self.tt))
 
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
-        counters.  Only the packed entries are cleared: a slot is empty while its data is 0.
+        counters.  The table empties by moving to the next epoch (a full clear every 31).
         """
         module, mem = self.module, self.mem
         mask = int(mem[module.C_MASK])
+        epoch = int(mem[module.C_EPOCH]) + 1
+        if epoch > 31:
+            self.tt.fill(0)
+            epoch = 1
         mem[:] = 0
         mem[module.C_LIMIT] = 1 << 62
         mem[module.C_MASK] = mask
+        mem[module.C_EPOCH] = epoch
         mem[module.KILL:module.KILL + 2 * module.PLIES] = -1
         self._set_flags()
-        self.data.fill(0)
 
     @property
     def stats(self) -> dict[str, int]:
@@ -610,7 +656,7 @@ class CompiledSearch:
 
     @property
     def aborted(self) -> bool:
-        """Did the last call stop on the node limit?"""
+        """True when the last call stopped on the node limit."""
         return bool(self.mem[self.module.C_ABORTED])
 
     def new_search(self) -> None:
@@ -660,7 +706,8 @@ class CompiledSearch:
         count = int(module.k_legal_moves(state, moves, 0))
         values: list[tuple[int, int, tuple[int, ...]]] = []
         for move in (int(m) for m in moves[:count]):
-            child = module.k_play(state, move)
+            # back through Python the words come out as ints: make a state of them again
+            child = module.make_state(*(int(w) for w in module.k_play(state, move)))
             v = self._run("t_exact", child, FULL_DEPTH, 0)
             if self.aborted:
                 return []
