@@ -54,7 +54,9 @@ def main() -> None:
     module = build(KERNEL_MODULE, dict(KERNEL_PARAMS))
     search = CompiledSearch(module, SearchConfig(killers=False, history=False,
                                                  tt_capacity=1 << 20), shortcuts=False)
-    rows, targets, states = [], [], []
+    rows: list[np.ndarray] = []
+    targets: list[int] = []
+    states: list[tuple[np.uint64, np.uint64]] = []
     while len(rows) < args.positions:
         game = sample(rng, rng.randint(12, 16))
         if game is None:

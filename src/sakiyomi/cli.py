@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from sakiyomi.agents import Agent, HumanAgent, SearchAgent
-from sakiyomi.fastpath import ENGINES, PerfectAgent, analyze_game, solve_game
+from sakiyomi.fastpath import ENGINES, PerfectAgent, analyze_game, search_game, solve_game
 from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.match import play_game
@@ -91,10 +91,16 @@ def cmd_search(args: argparse.Namespace) -> int:
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
         config = SearchConfig(tt=not args.no_tt)
-        searcher: Searcher[Any] = Searcher(game.copy(), config,
-                                           stop=StopSignal.from_limits(limits))
-        result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
-                     aspiration_delta=0)
+        # Kernel games run pvs on the compiled engine (iterative deepening, exact near the end).
+        fast = search_game(game, limits) if args.algorithm == "pvs" and not args.no_tt \
+            and isinstance(game, KernelGame) else None
+        if fast is not None:
+            result = fast
+        else:
+            searcher: Searcher[Any] = Searcher(game.copy(), config,
+                                               stop=StopSignal.from_limits(limits))
+            result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
+                         aspiration_delta=0)
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
@@ -149,6 +155,18 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, engine: str 
           f"nodes {result.stats.nodes} us {int(seconds * 1e6)}")
 
 
+def _batch_position(name: str, text: str) -> str:
+    """The POSITION of a batch line: the text before any ';' when the game reads it whole (an
+    OBF line 'BOARD X; A2:+38'), else its first word (Pons's 'MOVES SCORE' lines).
+    """
+    head = text.split(";")[0].strip()
+    try:
+        load(name, head)
+    except GameError:
+        return text.split()[0]
+    return head
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
@@ -159,7 +177,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         text = line.strip()
         if not text:
             continue
-        position = text.split()[0]
+        position = _batch_position(args.game, text)
         try:
             _solve_one(args.game, position, args.weak, args.json, args.engine)
         except GameError as exc:

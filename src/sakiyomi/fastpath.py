@@ -9,11 +9,12 @@ Results come back as the core's records (``SearchResult``, ``MoveValue``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from sakiyomi.compiled.template import CompiledSearch, RootResult, build, numba_available
-from sakiyomi.game import Game, KernelGame, SearchShortcuts
+from sakiyomi.game import Game, KernelGame, SearchShortcuts, SolverSettings
 from sakiyomi.score import INF, result_word
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits, StopSignal
@@ -33,6 +34,8 @@ _searches: dict[tuple[object, ...], CompiledSearch] = {}
 
 def solver_config(game: Game[Any]) -> SearchConfig:
     """The settings the CLI solves ``game`` with (either engine)."""
+    if isinstance(game, SolverSettings):
+        return SearchConfig(**game.solver_settings())  # type: ignore[arg-type]
     return SOLVER_CONFIG if isinstance(game, SearchShortcuts) else SearchConfig()
 
 
@@ -80,6 +83,57 @@ def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
     return SearchResult(root.value, root.best_move, root.pv, FULL_DEPTH, _stats(root.stats),
                         stop.elapsed(), extra={"result": result_word(root.value),
                                                "engine": "compiled"})
+
+
+def search_game(game: Game[Any], limits: Limits, engine: str = "auto",
+                config: SearchConfig | None = None) -> SearchResult[Any] | None:
+    """Iterative deepening on the compiled engine within ``limits`` (None when the game has no
+    kernels).  Time becomes a node budget per iteration from the speed measured so far; an
+    iteration that never met its depth limit is an exact result and ends the search (near the
+    end of a game the search thus turns into exact solving by itself).
+    """
+    config = config if config is not None else solver_config(game)
+    search = compiled_search(game, config, engine, fresh=False)
+    if search is None:
+        return None
+    state = _state(search, game)
+    start = time.perf_counter()
+    before = search.stats
+    first = before["nodes"]
+    best: RootResult | None = None
+    depth_done = 0
+    nps = float(NODES_PER_SECOND)
+    for depth in range(1, limits.max_depth + 1):
+        used = search.stats["nodes"] - first
+        budget = limits.nodes - used if limits.nodes is not None else 1 << 60
+        if limits.time is not None:
+            remaining = limits.time - (time.perf_counter() - start)
+            if remaining <= 0:
+                break
+            budget = min(budget, int(remaining * nps))
+        if budget <= 0:
+            break
+        search.new_search()
+        search.set_node_limit(search.stats["nodes"] + budget)
+        result = search.search(state, depth, -INF, INF)
+        elapsed = time.perf_counter() - start
+        if elapsed > 0.05:
+            nps = max(nps, (search.stats["nodes"] - first) / elapsed)
+        if not result.complete:
+            break
+        best, depth_done = result, depth
+        if not result.extra["hit_horizon"]:
+            break
+    search.set_node_limit(None)
+    counters = {name: count - before.get(name, 0) for name, count in search.stats.items()}
+    seconds = time.perf_counter() - start
+    if best is None:  # not even depth 1 fitted: any legal move
+        moves = list(game.legal_moves())
+        return SearchResult(0, moves[0], (moves[0],), 0, _stats(counters), seconds,
+                            complete=False, extra={"engine": "compiled"})
+    exact = not best.extra["hit_horizon"]
+    return SearchResult(best.value, best.best_move, best.pv, depth_done, _stats(counters),
+                        seconds, extra={"engine": "compiled", "exact": exact})
 
 
 def analyze_game(game: Game[Any], engine: str = "auto", config: SearchConfig | None = None,

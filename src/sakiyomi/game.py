@@ -187,6 +187,17 @@ class SearchShortcuts(Protocol[M_co]):
 
 
 @runtime_checkable
+class SolverSettings(Protocol):
+    """A game that knows which ``SearchConfig`` fields suit solving it (e.g. Othello: a large
+    table, no killers or history).  Plain values, so games need not import the search layer.
+    """
+
+    def solver_settings(self) -> dict[str, int | bool | str]:
+        """Keyword arguments for ``SearchConfig`` when this game is solved or searched."""
+        ...
+
+
+@runtime_checkable
 class KernelGame(Protocol):
     """A game whose rules are kernels in ``sakiyomi.compiled`` (moves are ints), so the
     compiled search template can run it (DESIGN.md §5).

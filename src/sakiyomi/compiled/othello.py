@@ -75,8 +75,10 @@ _ONE = _W(1)
 _ZERO = _W(0)
 
 
-def make_state(p: int, o: int) -> tuple[Any, Any, Any]:
-    """A kernel state from the side to move's and the opponent's discs (Python ints)."""
+def make_state(p: int, o: int, *_moves: int) -> tuple[Any, Any, Any]:
+    """A kernel state from the side to move's and the opponent's discs (Python ints); a third
+    word (the words of a state that ``k_play`` returned) is recomputed, not trusted.
+    """
     wp, wo = _W(p), _W(o)
     return (wp, wo, _W(_legal_moves(wp, wo)))
 

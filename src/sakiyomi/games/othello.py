@@ -148,6 +148,12 @@ class Othello:
         p, o = self._po()
         return [int(move_hint(p, o, m, 1)) for m in moves]
 
+    def solver_settings(self) -> dict[str, int | bool | str]:
+        """Solve with a 2**22-slot table and ordering by TT move and fastest-first hints only
+        (killer and history moves only disturb the mobility order in Othello).
+        """
+        return {"tt_capacity": 1 << 22, "killers": False, "history": False}
+
     def kernel_spec(self) -> tuple[str, dict[str, int]]:
         """The compiled template's kernel module for Othello, with its default switches."""
         return KERNEL_MODULE, dict(KERNEL_PARAMS)
