@@ -221,16 +221,16 @@ class UsiEngine:
         self.thread.start(lambda s: self._think(position, s, depth, waiting), signal)
 
     def _go_mate(self, words: list[str]) -> None:
-        game = self.game
-        if game is None:
-            self.out.send("info string no valid position; send 'position' first")
-            self.out.send("checkmate nomate")
-            return
         seconds: float | None = None
         if words and words[0] != "infinite":
             if not words[0].isdigit():
                 raise ProtocolError(f"go mate takes milliseconds or 'infinite', not {words[0]!r}")
             seconds = max(0.01, int(words[0]) / 1000 - self.options.byoyomi_margin_ms / 2000)
+        game = self.game
+        if game is None:
+            self.out.send("info string no valid position; send 'position' first")
+            self.out.send("checkmate nomate")
+            return
         position = game.copy()
         self.thread.start(lambda s: self._mate(position, s), StopSignal(seconds=seconds))
 
