@@ -7,8 +7,15 @@ import random
 import cshogi
 import pytest
 
-from sakiyomi.game import CheckingMoves, MoveError, MoveHints, NoisyMoves, Player, \
-    PositionError, RepetitionRules
+from sakiyomi.game import (
+    CheckingMoves,
+    MoveError,
+    MoveHints,
+    NoisyMoves,
+    Player,
+    PositionError,
+    RepetitionRules,
+)
 from sakiyomi.games import load
 from sakiyomi.games.shogi import HAND_VALUE, SUPERIOR_VALUE, VALUE, ShogiGame, static_score
 from sakiyomi.games.shogi_facade import rotate_sfen
@@ -193,10 +200,12 @@ def test_capabilities_are_declared() -> None:
     assert sorted(noisy) == ["5d5c", "5d5c+"]
     hints = dict(zip(game.legal_moves(), game.move_hints(game.legal_moves()), strict=True))
     assert hints[game.move_from_text("5d5c+")] > hints[game.move_from_text("5i4h")]
+    sides = [game.to_move]
     game.play_null()
-    assert game.to_move == Player.SECOND
+    sides.append(game.to_move)
     game.undo_null()
-    assert game.to_move == Player.FIRST
+    sides.append(game.to_move)
+    assert sides == [Player.FIRST, Player.SECOND, Player.FIRST]
 
 
 BAD_SFENS = [

@@ -34,7 +34,7 @@ GAMES: dict[str, GameInfo] = {
         GameInfo("nim", "sakiyomi.games.nim", "Nim, normal play: who takes the last object wins",
                  "3,4,5"),
         GameInfo("tictactoe", "sakiyomi.games.tictactoe", "tic-tac-toe (x moves first)", "start"),
-        GameInfo("shogi", "sakiyomi.games.shogi", "shogi (cshogi rules; SFEN or startpos, USI moves)",
+        GameInfo("shogi", "sakiyomi.games.shogi", "shogi (cshogi rules; SFEN/startpos, USI moves)",
                  "startpos", extra="shogi"),
     )
 }

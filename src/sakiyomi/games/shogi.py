@@ -67,7 +67,7 @@ SAFETY_ATTACKER = 25
 
 
 def _neighbours() -> tuple[tuple[int, ...], ...]:
-    result = []
+    result: list[tuple[int, ...]] = []
     for square in range(82):
         if square == 81:  # cshogi's square of a missing king
             result.append(())
@@ -214,7 +214,7 @@ class ShogiGame:
     # ---- capabilities ---------------------------------------------------------------------
 
     def repetition_value(self, ply: int) -> int | None:
-        """cshogi's verdict on a position repeating one earlier in the game or on the line."""
+        """Cshogi's verdict on a position repeating one earlier in the game or on the line."""
         verdict = self.board.is_draw()
         if verdict == cs.NOT_REPETITION:
             return None

@@ -212,7 +212,7 @@ def _check_placement(token: str, rank: int, file: int, pawn_files: set[tuple[str
         return
     forward = rank if token.isupper() else 8 - rank  # squares left in front of the piece
     letter = token.lower()
-    if letter in "pl" and forward == 0 or letter == "n" and forward < 2:
+    if (letter in "pl" and forward == 0) or (letter == "n" and forward < 2):
         raise ValueError(f"{token!r} on rank {chr(ord('a') + rank)} could never move again")
     if letter == "p":
         owner = "b" if token.isupper() else "w"
