@@ -181,6 +181,9 @@ def setup() -> str | None:
     return path
 
 
+SLOWEST: list[float] = [0.0]  # our longest answer to 'go byoyomi' in the match (seconds)
+
+
 def play_game(ours: Engine, theirs: Engine, ours_black: bool, byoyomi: int,
               fsf_nodes: int) -> tuple[str, str, int]:
     """One game from the start position: (result for us 'W'/'D'/'L', reason, plies)."""
@@ -194,7 +197,9 @@ def play_game(ours: Engine, theirs: Engine, ours_black: bool, byoyomi: int,
         engine = ours if our_turn else theirs
         engine.position(moves)
         if our_turn:
+            start = time.perf_counter()
             best, _ = engine.go(byoyomi=byoyomi)
+            SLOWEST[0] = max(SLOWEST[0], time.perf_counter() - start)
         else:
             best, _ = engine.go(nodes=fsf_nodes)
         mover_wins = "W" if our_turn else "L"
@@ -246,7 +251,8 @@ def bench_match(games: int, byoyomi: int, fsf_nodes: int) -> None:
     theirs.quit()
     emit({"bench": "match", "opponent": theirs.name if theirs.name else FSF,
           "fsf_nodes_per_move": fsf_nodes, "sakiyomi_byoyomi_ms": byoyomi, "games": games,
-          "W": score["W"], "D": score["D"], "L": score["L"]})
+          "W": score["W"], "D": score["D"], "L": score["L"],
+          "sakiyomi_slowest_move_ms": round(SLOWEST[0] * 1000)})
 
 
 def main() -> None:

@@ -77,3 +77,15 @@ def test_ply_limit_reports_nomate_below_the_mate_length() -> None:
     row = MATE5[0]
     assert solve_mate(ShogiGame(row["sfen"]), max_ply=3).status == "nomate"
     assert solve_mate(ShogiGame(row["sfen"]), max_ply=5).plies == 5
+
+
+def test_a_small_table_still_finds_the_shortest_mates() -> None:
+    from sakiyomi.search.dfpn import DfPn
+
+    for row in MATE5[:8]:
+        game = ShogiGame(row["sfen"])
+        solver = DfPn(game, StopSignal(seconds=60), check_every=16, max_entries=300)
+        plies = next(p for p in range(1, 9, 2) if solver.prove(p))
+        assert plies == int(row["mate_ply"])
+        line = [game.move_to_text(m) for m in solver.mate_line(plies)]
+        assert len(line) == plies and _is_forced_mate_line(row["sfen"], line)

@@ -70,11 +70,12 @@ class DfPn(Generic[M]):
     """One df-pn solver for one game object (mutated with play/undo and restored)."""
 
     def __init__(self, game: MateGame[M], stop: StopSignal | None = None,
-                 check_every: int = 256) -> None:
+                 check_every: int = 256, max_entries: int = 500_000) -> None:
         self.game = game
         self.stop = stop if stop is not None else StopSignal()
         self.nodes = 0
         self._check_every = check_every
+        self.max_entries = max_entries
         self._next_poll = check_every
         self._attacker: Player = game.to_move
         self._tables: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
@@ -153,6 +154,12 @@ class DfPn(Generic[M]):
         self._next_poll = self.nodes + self._check_every
         if self.stop.should_stop(self.nodes):
             raise SearchAborted
+        for table in self._tables.values():
+            if len(table) > self.max_entries:  # bounded memory: keep only solved entries
+                for key in [k for k, e in table.items() if e[0] and e[1]]:
+                    del table[key]  # in place: frames up the recursion hold this dict
+                if len(table) > self.max_entries // 2:
+                    table.clear()
 
     def _mid(self, th_phi: int, th_delta: int, rem: int | None, or_node: bool, ply: int) -> None:
         """Expand the current node until its φ ≥ th_phi or δ ≥ th_delta (or it is solved)."""
