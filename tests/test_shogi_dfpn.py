@@ -8,7 +8,7 @@ import pytest
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.search.dfpn import solve_mate
 from sakiyomi.search.limits import StopSignal
-from tests.shogi_data import rows
+from tests.shogi_data import SLOW, rows
 
 MATE3 = rows("mate3_yaneuraou.tsv")
 MATE5 = rows("mate5_yaneuraou.tsv")
@@ -58,8 +58,7 @@ def test_every_mate_in_5(row: dict[str, str]) -> None:
     _check(row)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("row", MATE7, ids=[r["id"] for r in MATE7])
+@pytest.mark.parametrize("row", [pytest.param(r, marks=SLOW, id=r["id"]) for r in MATE7])
 def test_every_mate_in_7(row: dict[str, str]) -> None:
     _check(row)
 
