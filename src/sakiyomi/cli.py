@@ -327,6 +327,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
+    p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
+    p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
 
     for register in extra:
         register(sub)
