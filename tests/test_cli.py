@@ -1,0 +1,130 @@
+"""The command line as scripts and people use it: JSON contract, batch mode, play, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sakiyomi.cli import main
+
+
+def sakiyomi(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sakiyomi", *args], input=stdin, capture_output=True, text=True,
+        timeout=120,
+    )
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main([*args, "--json"]) == 0
+    record: dict[str, object] = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    return record
+
+
+CONTRACT = {"game", "position", "algorithm", "value", "best_move", "pv", "nodes", "leaves",
+            "depth", "seconds"}
+
+
+@pytest.mark.parametrize(
+    "algorithm",
+    ["minimax", "negamax", "alphabeta-hard", "alphabeta", "negascout", "mtdf", "pvs",
+     "alphabeta-minmax", "alphabeta-minmax-hard", "and-or"],
+)
+def test_search_seed_tree_with_every_algorithm(
+    capsys: pytest.CaptureFixture[str], algorithm: str
+) -> None:
+    record = run_json(capsys, "search", "tree", "[[3,5,1],[7,3,-4],[-3,0,3]]",
+                      "--algorithm", algorithm)
+    assert set(record) >= CONTRACT
+    assert record["value"] == 1 and record["best_move"] == "0"
+    pv = record["pv"]
+    assert isinstance(pv, list) and pv[:1] == ["0"]
+
+
+def test_search_minmax_convention(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, "search", "tree", "max:[[3,5],[2,9]]", "--algorithm", "minimax")
+    assert record["value"] == 3
+
+
+def test_solve_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, "solve", "bones", "8")
+    assert set(record) >= CONTRACT and record["result"] == "loss" and record["value"] == -1
+    record = run_json(capsys, "solve", "tictactoe", "xx.oo....", "--weak")
+    assert record["result"] == "win" and record["value"] == 1 and record["best_move"] == "3"
+
+
+def test_batch_solve_reports_bad_lines_and_goes_on() -> None:
+    out = sakiyomi("solve", "bones", "-", "--json", stdin="6\nseven\n8\n")
+    assert out.returncode == 2
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["result"] for r in lines] == ["win", "loss"]
+    assert "line 2" in out.stderr and "seven" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_analyze_and_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, "analyze", "nim", "1,2")
+    moves = record["moves"]
+    assert isinstance(moves, list)
+    winning = [m["move"] for m in moves if m["value"] == 1]
+    assert winning == ["1:1"]  # only equalising the heaps wins (Bouton)
+    record = run_json(capsys, "perft", "tictactoe", "start", "2")
+    assert record["nodes"] == 72
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "tictactoe", "xxxxxxxxx"],
+        ["search", "chequers", "start"],
+        ["search", "tictactoe", "start", "--depth", "0"],
+        ["search", "tictactoe", "start", "--depth", "x"],
+        ["search", "tictactoe", "start", "--algorithm", "nonsense"],
+        ["search", "tictactoe", "start", "--frobnicate"],
+        ["solve", "tree", "[1,"],
+        ["perft", "nim", "3,4", "-1"],
+        ["analyze", "tictactoe", "xxxooo..."],
+        ["search", "tictactoe", "xxx.oo.o."],
+        [],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
+    out = sakiyomi(*args)
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert out.stderr.startswith("sakiyomi: error: ")
+
+
+def test_play_human_against_computer_refuses_bad_moves_and_quits() -> None:
+    out = sakiyomi("play", "tictactoe", "--first", "human", "--second", "cpu", "--depth", "3",
+                   stdin="5\n5\nbanana\n0\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "refused: cell 5 is already taken" in out.stdout
+    assert "refused: move 'banana' is not a cell number 1-9" in out.stdout
+    assert "refused: move '0'" in out.stdout
+    assert "cpu plays" in out.stdout and "nodes" in out.stdout and "pv" in out.stdout
+    assert "game abandoned" in out.stdout
+
+
+def test_play_ends_cleanly_on_end_of_input() -> None:
+    out = sakiyomi("play", "bones", "--position", "9", stdin="")
+    assert out.returncode == 0 and "game abandoned" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_computer_against_computer_draws_tictactoe() -> None:
+    out = sakiyomi("play", "tictactoe", "--first", "cpu", "--second", "cpu")
+    assert out.returncode == 0
+    assert out.stdout.strip().splitlines()[-1].startswith("draw")
+
+
+def test_human_can_play_second_and_lose_to_perfect_bones() -> None:
+    # 9 bones: the computer (first) takes 1 leaving 8, a lost heap for the human.
+    out = sakiyomi("play", "bones", "--first", "cpu", "--second", "human", "--position", "9",
+                   stdin="1\n1\n1\n1\n1\n1\n")
+    assert "first (cpu) plays 1" in out.stdout
+    assert out.stdout.strip().splitlines()[-1].startswith("first wins")
