@@ -20,24 +20,24 @@ from pathlib import Path
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)  # run as a script, this file (chess.py) would shadow python-chess
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from dataclasses import replace  # noqa: E402
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import replace
 
-import chess  # noqa: E402
-import chess.engine  # noqa: E402
+import chess
+import chess.engine
 
-from sakiyomi.games.chess import ChessGame  # noqa: E402
-from sakiyomi.protocols.chess_engine import CHESS_CONFIG  # noqa: E402
-from sakiyomi.search.drivers import run  # noqa: E402
-from sakiyomi.search.limits import Limits, StopSignal  # noqa: E402
-from sakiyomi.search.searcher import SearchConfig, Searcher  # noqa: E402
+from sakiyomi.games.chess import ChessGame
+from sakiyomi.protocols.chess_engine import CHESS_CONFIG
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.searcher import SearchConfig, Searcher
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "chess"
@@ -109,7 +109,7 @@ def setup(scratch: Path) -> list[str]:
 
 def _positions(n: int, seed: int = 7) -> list[chess.Board]:
     rng = random.Random(seed)
-    boards = []
+    boards: list[chess.Board] = []
     while len(boards) < n:
         board = chess.Board()
         for _ in range(rng.randint(10, 80)):
@@ -135,7 +135,7 @@ def speed() -> None:
     """Cost per node of the things the adapter keeps incrementally, against python-chess."""
     boards = _positions(200)
     games = [ChessGame(b) for b in boards]
-    moves = [list(b.legal_moves)[0] for b in boards]
+    moves = [next(iter(b.legal_moves)) for b in boards]
 
     def ours_key() -> None:
         for game, move in zip(games, moves, strict=True):
@@ -202,7 +202,8 @@ def _wac() -> list[tuple[chess.Board, list[chess.Move], str]]:
     for line in (DATA / "wac_001-200.epd").read_text().splitlines():
         if line.strip():
             board, ops = chess.Board.from_epd(line)
-            suite.append((board, list(ops["bm"]), str(ops["id"])))  # type: ignore[arg-type]
+            best = [m for m in ops["bm"] if isinstance(m, chess.Move)]  # type: ignore[union-attr]
+            suite.append((board, best, str(ops["id"])))
     return suite
 
 

@@ -23,9 +23,9 @@ def mate_in(board: chess.Board, n: int) -> bool:
         try:
             if board.is_checkmate():
                 return True
-            if n > 1 and not board.is_game_over():
-                if all(_mates_after(board, reply, n - 1) for reply in list(board.legal_moves)):
-                    return True
+            if n > 1 and not board.is_game_over() and all(
+                    _mates_after(board, reply, n - 1) for reply in list(board.legal_moves)):
+                return True
         finally:
             board.pop()
     return False

@@ -162,7 +162,8 @@ def test_noisy_moves_are_legal_tactical_moves() -> None:
 
 
 def test_null_move_round_trip() -> None:
-    game = from_position("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    game = from_position("chess", fen)
     key, fen = game.key(), game.board.fen()
     assert game.null_move_ok()
     game.play_null()
@@ -174,10 +175,12 @@ def test_null_move_round_trip() -> None:
 
 def test_position_syntax_and_registry() -> None:
     game = load("chess", "startpos moves e2e4 e7e5")
+    assert isinstance(game, ChessGame)
     assert game.board.fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3")
     assert game.move_to_text(game.move_from_text("g1f3")) == "g1f3"
     fen = "8/8/8/8/8/8/8/K6k w - - 0 1"
-    assert load("chess", fen).board.fen() == fen
+    other = load("chess", fen)
+    assert isinstance(other, ChessGame) and other.board.fen() == fen
 
 
 @pytest.mark.parametrize("text", [

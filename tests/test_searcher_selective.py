@@ -15,7 +15,14 @@ from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from tests.chess_support import epd_lines, mate_in
 
-SELECTIVE = {"check_extension": True, "null_move": True, "lmr": True, "futility": True}
+SELECTIVE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True)
+ONE_SWITCH = {
+    "none": SearchConfig(),
+    "check_extension": SearchConfig(check_extension=True),
+    "null_move": SearchConfig(null_move=True),
+    "lmr": SearchConfig(lmr=True),
+    "futility": SearchConfig(futility=True),
+}
 
 
 def test_switches_are_off_by_default() -> None:
@@ -26,7 +33,7 @@ def test_switches_are_off_by_default() -> None:
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
     for game, depth in ((tictactoe("tictactoe", "start"), 9), (TreeGame(random_tree(7, 4, 3)), 4)):
         plain = Searcher(game.copy(), SearchConfig())
-        selective = Searcher(game.copy(), SearchConfig(**SELECTIVE))
+        selective = Searcher(game.copy(), SELECTIVE)
         assert plain.search(depth) == selective.search(depth)
         assert plain.stats == selective.stats
 
@@ -47,12 +54,12 @@ def _mate_positions() -> list[tuple[str, int]]:
     return [(wac["WAC.004"], 2), (wac["WAC.012"], 2), ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1)]
 
 
-@pytest.mark.parametrize("switch", [None, *SELECTIVE])
+@pytest.mark.parametrize("switch", list(ONE_SWITCH))
 @pytest.mark.parametrize(("epd", "moves"), _mate_positions())
-def test_each_switch_keeps_forced_mates(switch: str | None, epd: str, moves: int) -> None:
+def test_each_switch_keeps_forced_mates(switch: str, epd: str, moves: int) -> None:
     board = chess.Board.from_epd(epd)[0] if ";" in epd else chess.Board(epd)
     assert mate_in(board.copy(), moves) and not (moves > 1 and mate_in(board.copy(), moves - 1))
-    config = SearchConfig(**({switch: True} if switch else {}))
+    config = ONE_SWITCH[switch]
     result = run(Searcher(ChessGame(board), config), Limits(depth=2 * moves + 1))
     assert is_win(result.value) and WIN - result.value == 2 * moves - 1
     probe = board.copy()
@@ -65,5 +72,5 @@ def test_selective_search_needs_fewer_nodes_to_the_same_depth() -> None:
     line = epd_lines("wac_001-200.epd")[1]
     board = chess.Board.from_epd(line)[0]
     plain = run(Searcher(ChessGame(board), SearchConfig()), Limits(depth=4))
-    selective = run(Searcher(ChessGame(board), SearchConfig(**SELECTIVE)), Limits(depth=4))
+    selective = run(Searcher(ChessGame(board), SELECTIVE), Limits(depth=4))
     assert selective.stats.nodes < plain.stats.nodes

@@ -48,7 +48,7 @@ def test_play_with_node_and_time_limits(engine: chess.engine.SimpleEngine) -> No
     board = chess.Board()
     for limit in (chess.engine.Limit(nodes=2000), chess.engine.Limit(time=0.3)):
         result = engine.play(board, limit)
-        assert result.move in board.legal_moves
+        assert result.move is not None and result.move in board.legal_moves
 
 
 def test_multipv_gives_distinct_best_lines(engine: chess.engine.SimpleEngine) -> None:
@@ -67,7 +67,7 @@ def test_stop_after_go_infinite(engine: chess.engine.SimpleEngine) -> None:
         analysis.stop()
         best = analysis.wait()
         assert time.perf_counter() - start < 5
-    assert best.move in chess.Board().legal_moves
+    assert best.move is not None and best.move in chess.Board().legal_moves
 
 
 def _mate_cases() -> list[tuple[str, int]]:
@@ -112,8 +112,8 @@ def test_full_game_against_itself_with_a_clock() -> None:
             clock[side] -= time.perf_counter() - start
             assert clock[side] > 0, f"lost on time at move {board.fullmove_number}"
             clock[side] += increment
-            assert result.move in board.legal_moves
-            board.push(result.move)  # type: ignore[arg-type]
+            assert result.move is not None and result.move in board.legal_moves
+            board.push(result.move)
         assert board.fullmove_number > 40 or board.is_game_over(claim_draw=True)
     finally:
         white.quit()
@@ -137,7 +137,7 @@ def _raw_session(lines: list[str], wait: float = 0.3) -> list[str]:
 def test_isready_is_answered_during_a_search() -> None:
     out = _raw_session(["position startpos", "go infinite", "isready", "stop"], wait=0.5)
     assert "readyok" in out
-    assert out.index("readyok") < next(i for i, l in enumerate(out) if l.startswith("bestmove"))
+    assert out.index("readyok") < next(i for i, x in enumerate(out) if x.startswith("bestmove"))
     assert sum(line.startswith("bestmove") for line in out) == 1
 
 

@@ -212,8 +212,9 @@ class ChessGame:
     def evaluate(self) -> int:
         """Tapered PeSTO piece-square value (centipawns) for the side to move."""
         phase = self._phase if self._phase < PHASE_TOTAL else PHASE_TOTAL
-        score = (self._mg * phase + self._eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
-        return score if self.board.turn else -score
+        score = self._mg * phase + self._eg * (PHASE_TOTAL - phase)
+        # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
+        return (score if self.board.turn else -score) // PHASE_TOTAL
 
     def key(self) -> int:
         return self._keys[-1]

@@ -117,6 +117,7 @@ class UciHandler:
     # ---- commands --------------------------------------------------------------------------
 
     def cmd_uci(self, args: list[str]) -> None:
+        """Identify the engine and list its options."""
         self.out.send(f"id name {NAME}")
         self.out.send(f"id author {AUTHOR}")
         self.out.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 "
@@ -129,17 +130,21 @@ class UciHandler:
         self.out.send("uciok")
 
     def cmd_debug(self, args: list[str]) -> None:
+        """Accept 'debug on|off' (no extra output is produced either way)."""
         self.debug = args[:1] == ["on"]
 
     def cmd_isready(self, args: list[str]) -> None:
+        """Answer at once, also while a search runs (the reader thread is never blocked)."""
         self.out.send("readyok")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
+        """Forget the transposition table and the position."""
         self._idle()
         self.tt.clear()
         self.board = chess.Board()
 
     def cmd_setoption(self, args: list[str]) -> None:
+        """Hash (MB, the table is rebuilt), Clear Hash, MultiPV, Move Overhead, Ponder."""
         text = " ".join(args)
         if not text.startswith("name "):
             raise ProtocolError(f"setoption needs 'name ...': {text!r}")
@@ -165,6 +170,7 @@ class UciHandler:
             raise ProtocolError(f"unknown option {name!r}")
 
     def cmd_position(self, args: list[str]) -> None:
+        """Set the position; an error keeps the old one (or the legal prefix of moves)."""
         if not args or args[0] not in ("startpos", "fen"):
             raise ProtocolError("position needs 'startpos' or 'fen <FEN>'")
         text = " ".join(args)
@@ -177,6 +183,7 @@ class UciHandler:
             raise ProtocolError(str(exc)) from None
 
     def cmd_go(self, args: list[str]) -> None:
+        """Start a search in the background with the given limits and clock."""
         params = parse_go(args)
         self._idle()
         board = self.board.copy()
@@ -204,10 +211,12 @@ class UciHandler:
         self.thread.start(lambda sig: self._search(board, limits, sig, state), signal)
 
     def cmd_stop(self, args: list[str]) -> None:
+        """Stop the search; it prints its bestmove."""
         self.go_state.released.set()
         self.thread.stop()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
+        """The opponent played the pondered move: start the clock of this search."""
         state = self.go_state
         if not state.pondering:
             raise ProtocolError("ponderhit without a 'go ponder' search")
