@@ -61,10 +61,10 @@ def test_illegal_move_keeps_the_legal_prefix() -> None:
 
 
 def test_parse_go() -> None:
-    assert parse_go("wtime 1000 btime 2000 winc 5 binc 6 movestogo 7".split()) == {
-        "wtime": 1000, "btime": 2000, "winc": 5, "binc": 6, "movestogo": 7}
+    words = ["wtime", "1000", "btime", "2000", "winc", "5", "binc", "6", "movestogo", "7"]
+    assert parse_go(words) == {"wtime": 1000, "btime": 2000, "winc": 5, "binc": 6, "movestogo": 7}
     assert parse_go(["infinite"]) == {"infinite": True}
-    assert parse_go("ponder movetime 50".split()) == {"ponder": True, "movetime": 50}
+    assert parse_go(["ponder", "movetime", "50"]) == {"ponder": True, "movetime": 50}
 
 
 @pytest.mark.parametrize(("remaining", "inc", "togo"), [
