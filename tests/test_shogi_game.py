@@ -9,12 +9,15 @@ import pytest
 
 from sakiyomi.game import (
     CheckingMoves,
+    Checks,
     MoveError,
     MoveHints,
     NoisyMoves,
+    NullMove,
     Player,
     PositionError,
     RepetitionRules,
+    TacticalMoves,
 )
 from sakiyomi.games import load
 from sakiyomi.games.shogi import HAND_VALUE, SUPERIOR_VALUE, VALUE, ShogiGame, static_score
@@ -200,19 +203,24 @@ def test_checkmate_and_pawn_drop_mate() -> None:
 
 def test_capabilities_are_declared() -> None:
     game = ShogiGame()
-    for capability in (MoveHints, NoisyMoves, RepetitionRules, CheckingMoves):
+    for capability in (MoveHints, NoisyMoves, RepetitionRules, CheckingMoves, Checks, NullMove,
+                       TacticalMoves):
         assert isinstance(game, capability)
     game = ShogiGame("4k4/9/4s4/4P4/9/9/9/9/4K4 b - 1")
     noisy = [game.move_to_text(m) for m in game.noisy_moves()]
     assert sorted(noisy) == ["5d5c", "5d5c+"]
     hints = dict(zip(game.legal_moves(), game.move_hints(game.legal_moves()), strict=True))
     assert hints[game.move_from_text("5d5c+")] > hints[game.move_from_text("5i4h")]
+    key = game.key()
     sides = [game.to_move]
     game.play_null()
     sides.append(game.to_move)
-    game.undo_null()
+    assert game.key() != key and game.copy().key() == game.key()
+    game.undo()  # undo() takes back a null move too (an aborted search unwinds with it)
     sides.append(game.to_move)
-    assert sides == [Player.FIRST, Player.SECOND, Player.FIRST]
+    assert sides == [Player.FIRST, Player.SECOND, Player.FIRST] and game.key() == key
+    assert game.is_tactical(game.move_from_text("5d5c"))
+    assert not game.is_tactical(game.move_from_text("5i4h"))
 
 
 BAD_SFENS = [

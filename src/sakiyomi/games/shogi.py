@@ -39,6 +39,7 @@ VALUE = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 18
 HAND_VALUE = (100, 500, 600, 800, 900, 1300, 1500)  # HAND_ORDER: P L N S G B R
 _HAND_TYPE = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
 _UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6)
+NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 
 
@@ -164,10 +165,12 @@ class ShogiGame:
         self._moves = None
 
     def undo(self) -> None:
-        self.board.pop()
+        if self._played.pop() == NULL:
+            self.board.pop_pass()
+        else:
+            self.board.pop()
         self._score.pop()
         self._keys.pop()
-        self._played.pop()
         self._moves = None
 
     def outcome(self) -> Outcome | None:
@@ -197,7 +200,10 @@ class ShogiGame:
     def copy(self) -> Self:
         clone = type(self)(self._start)
         for move in self._played:
-            clone.play(move)
+            if move == NULL:
+                clone.play_null()
+            else:
+                clone.play(move)
         return clone
 
     def move_to_text(self, move: int) -> str:
@@ -252,18 +258,24 @@ class ShogiGame:
         return list(self.board.check_moves)
 
     def play_null(self) -> None:
-        """Pass (null-move pruning); only when not in check."""
+        """Pass (null-move pruning); only when not in check.  ``undo`` takes it back too."""
         self.board.push_pass()
         self._score.append(self._score[-1])
         self._keys.append(self.board.zobrist_hash())
+        self._played.append(NULL)
         self._moves = None
 
     def undo_null(self) -> None:
         """Take back a pass."""
-        self.board.pop_pass()
-        self._score.pop()
-        self._keys.pop()
-        self._moves = None
+        self.undo()
+
+    def null_move_ok(self) -> bool:
+        """Passing is a sound probe in shogi: with drops, zugzwang hardly ever happens."""
+        return True
+
+    def is_tactical(self, move: int) -> bool:
+        """Captures and promotions (never reduced or futility-pruned)."""
+        return bool(move & 0xF04000)
 
     # ---- helpers --------------------------------------------------------------------------
 
