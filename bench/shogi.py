@@ -230,13 +230,16 @@ def play_game(ours: Engine, theirs: Engine, ours_black: bool, byoyomi: int,
             return "D", "256-move rule", len(moves)
 
 
-def bench_match(games: int, byoyomi: int, fsf_nodes: int) -> None:
+def bench_match(games: int, byoyomi: int, fsf_nodes: int, options: list[str]) -> None:
     path = setup()
     if path is None:
         emit({"bench": "match", "skipped": "fairy-stockfish not installed and apt-get failed"})
         return
     ours_path = shutil.which("sakiyomi-usi") or str(Path(sys.executable).parent / "sakiyomi-usi")
     ours, theirs = Engine(ours_path), Engine(path)
+    for setting in options:
+        name, _, value = setting.partition("=")
+        ours.setoption(name, value)
     theirs.setoption("Threads", 1)
     score = {"W": 0, "D": 0, "L": 0}
     for number in range(games):
@@ -251,6 +254,7 @@ def bench_match(games: int, byoyomi: int, fsf_nodes: int) -> None:
     theirs.quit()
     emit({"bench": "match", "opponent": theirs.name if theirs.name else FSF,
           "fsf_nodes_per_move": fsf_nodes, "sakiyomi_byoyomi_ms": byoyomi, "games": games,
+          "sakiyomi_options": options,
           "W": score["W"], "D": score["D"], "L": score["L"],
           "sakiyomi_slowest_move_ms": round(SLOWEST[0] * 1000)})
 
@@ -265,13 +269,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--byoyomi", type=int, default=1000)
     parser.add_argument("--fsf-nodes", type=int, default=1000)
+    parser.add_argument("--option", action="append", default=[],
+                        help="NAME=VALUE: a USI option for our engine (repeatable)")
     args = parser.parse_args()
     if not args.skip_mates:
         bench_mates(args.mate_seconds)
     if not args.skip_speed:
         bench_speed(args.perft_depth, args.search_nodes)
     if args.games:
-        bench_match(args.games, args.byoyomi, args.fsf_nodes)
+        bench_match(args.games, args.byoyomi, args.fsf_nodes, args.option)
 
 
 if __name__ == "__main__":

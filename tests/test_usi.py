@@ -165,6 +165,7 @@ def test_bad_input_gives_info_string_and_the_engine_keeps_running(raw: Raw) -> N
         "go btime x",
         "go sideways",
         "setoption name USI_Hash value lots",
+        "setoption name NullMove value maybe",
         "setoption",
         "go mate soon",
     ]

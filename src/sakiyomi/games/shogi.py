@@ -39,6 +39,8 @@ VALUE = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 18
 HAND_VALUE = (100, 500, 600, 800, 900, 1300, 1500)  # HAND_ORDER: P L N S G B R
 _HAND_TYPE = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
 _UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6)
+PROMOTION = 1 << 14
+_ALWAYS_PROMOTE = frozenset((cs.PAWN, cs.BISHOP, cs.ROOK))  # never better unpromoted
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 
@@ -246,8 +248,29 @@ class ShogiGame:
         return hints
 
     def noisy_moves(self) -> list[int]:
-        """Captures, for the quiescence search."""
-        return [move for move in self.legal_moves() if move & 0xF00000]
+        """Captures worth a look in quiescence: a capture of a piece at least as valuable as the
+        capturer, or of a piece nobody can recapture (a one-step exchange test); a pawn, bishop
+        or rook that may promote on the capture is only tried promoting.
+        """
+        board = self.board
+        captures = [move for move in self.legal_moves() if move & 0xF00000]
+        promoting = {move for move in captures if move & PROMOTION}
+        result = []
+        for move in captures:
+            attacker = (move >> 16) & 0xF
+            if not move & PROMOTION and attacker in _ALWAYS_PROMOTE \
+                    and move | PROMOTION in promoting:
+                continue
+            if VALUE[(move >> 20) & 0xF] >= VALUE[attacker]:
+                result.append(move)
+                continue
+            target = move & 0x7F
+            board.push(move)
+            defended = any(reply & 0x7F == target for reply in board.legal_moves)
+            board.pop()
+            if not defended:
+                result.append(move)
+        return result
 
     def in_check(self) -> bool:
         """The side to move is in check."""

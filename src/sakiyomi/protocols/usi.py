@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sakiyomi import __version__
 from sakiyomi.game import GameError
@@ -34,6 +34,7 @@ from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.tt import TranspositionTable
 
 ENGINE_NAME = f"sakiyomi {__version__}"
+SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": True}
 AUTHOR = "sakiyomi developers"
 
 
@@ -45,6 +46,9 @@ class Options:
     ponder: bool = False
     byoyomi_margin_ms: int = 300
     mate_probe_nodes: int = 3000
+    # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
+    # TacticalMoves), named as USI check options.
+    switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
 
 
 @dataclass(slots=True)
@@ -60,6 +64,7 @@ _OPTION_LINES = (
     "option name USI_Ponder type check default false",
     "option name ByoyomiMargin type spin default 300 min 0 max 10000",
     "option name MateProbeNodes type spin default 3000 min 0 max 10000000",
+    *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
 )
 
 
@@ -141,10 +146,13 @@ class UsiEngine:
             name, value = " ".join(words[1:]), ""
         spins = {"USI_Hash": (1, 4096), "ByoyomiMargin": (0, 10_000),
                  "MateProbeNodes": (0, 10_000_000)}
-        if name == "USI_Ponder":
+        if name == "USI_Ponder" or name in SWITCHES:
             if value not in ("true", "false"):
-                raise ProtocolError(f"USI_Ponder takes true or false, not {value!r}")
-            self.options.ponder = value == "true"
+                raise ProtocolError(f"{name} takes true or false, not {value!r}")
+            if name == "USI_Ponder":
+                self.options.ponder = value == "true"
+            else:
+                self.options.switches[name] = value == "true"
         elif name in spins:
             low, high = spins[name]
             if not value.lstrip("-").isdigit() or not low <= int(value) <= high:
@@ -280,8 +288,11 @@ class UsiEngine:
         probe = self._mate_probe(game, signal)
         if probe is not None:
             return probe
-        searcher: Searcher[int] = Searcher(game, SearchConfig(check_every=256), tt=self.tt,
-                                           stop=signal)
+        switch = self.options.switches
+        config = SearchConfig(check_every=256, check_extension=switch["CheckExtension"],
+                              null_move=switch["NullMove"], lmr=switch["LMR"],
+                              futility=switch["Futility"])
+        searcher: Searcher[int] = Searcher(game, config, tt=self.tt, stop=signal)
         best = game.move_to_text(moves[0])
         for info in iterative_deepening(searcher, Limits(depth=depth), aspiration_delta=60):
             self._send_info(game, info)
