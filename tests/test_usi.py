@@ -204,6 +204,10 @@ def test_infinite_ponder_stop_and_ponderhit(raw: Raw) -> None:
     time.sleep(0.2)
     raw.send("stop")
     assert raw.until("checkmate")[-1] == "checkmate nomate"  # no check at all: proven at once
+    sfen = rows("midgame_perft.tsv")[1]["sfen"]  # a middle game with many checks, no quick mate
+    raw.send(f"position sfen {sfen}")
+    raw.send("go mate 100")
+    assert raw.until("checkmate")[-1] == "checkmate timeout"
     raw.send("gameover lose")
     raw.send("isready")
     raw.until("readyok")
