@@ -218,3 +218,22 @@ def test_cli_subcommand_speaks_usi() -> None:
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0
     assert "usiok" in proc.stdout.split("\n")
+
+
+def test_watchdog_answers_once_when_the_search_is_late() -> None:
+    import io
+
+    from sakiyomi.protocols.engine_loop import Output
+    from sakiyomi.protocols.usi import Answer
+
+    stream = io.StringIO()
+    answer = Answer(Output(stream), "7g7f")
+    answer.info("info depth 1")
+    answer.arm(0.01)  # the search thread never answers: the timer must
+    deadline = time.monotonic() + 10
+    while "bestmove" not in stream.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    answer.best = "2g2f"
+    answer.give()  # the late search thread: nothing more is sent
+    answer.info("info depth 9")
+    assert stream.getvalue().splitlines() == ["info depth 1", "bestmove 7g7f"]

@@ -87,6 +87,47 @@ def budget(go: dict[str, int], black: bool, margin_ms: int) -> Clock:
     return Clock(hard, hard * 0.5)
 
 
+WATCHDOG_GRACE = 0.05  # seconds after the hard limit before the watchdog answers itself
+
+
+class Answer:
+    """The ``bestmove`` of one ``go``, sent exactly once: by the search thread when it ends, or
+    by a watchdog timer at the hard limit with the best move known so far — so a search thread
+    slowed down by a loaded machine cannot make the engine lose on time.
+    """
+
+    def __init__(self, output: Output, best: str) -> None:
+        self.best = best
+        self._out = output
+        self._lock = threading.Lock()
+        self._given = False
+        self._timer: threading.Timer | None = None
+
+    def arm(self, seconds: float) -> None:
+        """Answer by itself after ``seconds`` unless the search answered first."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(max(0.0, seconds), self.give)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def give(self) -> None:
+        """Send ``bestmove`` (only the first call does)."""
+        with self._lock:
+            if self._given:
+                return
+            self._given = True
+            if self._timer is not None:
+                self._timer.cancel()
+            self._out.send(f"bestmove {self.best}")
+
+    def info(self, line: str) -> None:
+        """Send an info line unless the answer has already gone."""
+        with self._lock:
+            if not self._given:
+                self._out.send(line)
+
+
 class UsiEngine:
     """The USI command handler (see the module docstring)."""
 
@@ -100,6 +141,7 @@ class UsiEngine:
         self._ponder_clock: Clock | None = None
         self._clock = Clock()
         self._go_time = time.perf_counter()
+        self._answer = Answer(output, "resign")
 
     # ---- the Handler protocol -----------------------------------------------------------
 
@@ -226,7 +268,12 @@ class UsiEngine:
         signal = StopSignal(nodes=params.get("nodes"), seconds=self._clock.hard)
         depth = params.get("depth")
         position = game.copy()
-        self.thread.start(lambda s: self._think(position, s, depth, waiting), signal)
+        moves = position.legal_moves()
+        answer = self._answer = Answer(self.out,
+                                       position.move_to_text(moves[0]) if moves else "resign")
+        if self._clock.hard is not None:
+            answer.arm(self._clock.hard + WATCHDOG_GRACE)
+        self.thread.start(lambda s: self._think(position, s, depth, waiting, answer), signal)
 
     def _go_mate(self, words: list[str]) -> None:
         seconds: float | None = None
@@ -255,9 +302,10 @@ class UsiEngine:
         now = time.perf_counter() - self._go_time
         self._clock = Clock(None if clock.hard is None else now + clock.hard,
                             None if clock.soft is None else now + clock.soft)
-        if self._clock.hard is not None:
+        if self._clock.hard is not None and clock.hard is not None:
             signal = self.thread.signal
             signal.deadline = signal.start + self._clock.hard
+            self._answer.arm(clock.hard + WATCHDOG_GRACE)
         self._wake.set()
 
     def _gameover(self, _: str) -> None:
@@ -267,43 +315,41 @@ class UsiEngine:
     # ---- the search thread --------------------------------------------------------------
 
     def _think(self, game: ShogiGame, signal: StopSignal, depth: int | None,
-               waiting: bool) -> None:
+               waiting: bool, answer: Answer) -> None:
         try:
-            best = self._best_move(game, signal, depth)
+            answer.best = self._best_move(game, signal, depth, answer)
         except Exception as exc:  # a GUI waits for bestmove whatever happens
-            self.out.send(f"info string internal error in search: {type(exc).__name__}: {exc}")
-            moves = game.legal_moves()
-            best = game.move_to_text(moves[0]) if moves else "resign"
+            answer.info(f"info string internal error in search: {type(exc).__name__}: {exc}")
         if waiting:
             while not self._wake.is_set() and not signal.event.is_set():
                 self._wake.wait(0.01)
-        self.out.send(f"bestmove {best}")
+        answer.give()
 
-    def _best_move(self, game: ShogiGame, signal: StopSignal, depth: int | None) -> str:
+    def _best_move(self, game: ShogiGame, signal: StopSignal, depth: int | None,
+                   answer: Answer) -> str:
         moves = game.legal_moves()
         if not moves:
             return "resign"
         if game.can_declare():
             return "win"
-        probe = self._mate_probe(game, signal)
+        probe = self._mate_probe(game, signal, answer)
         if probe is not None:
             return probe
         switch = self.options.switches
-        config = SearchConfig(check_every=256, check_extension=switch["CheckExtension"],
+        config = SearchConfig(check_every=128, check_extension=switch["CheckExtension"],
                               null_move=switch["NullMove"], lmr=switch["LMR"],
                               futility=switch["Futility"])
         searcher: Searcher[int] = Searcher(game, config, tt=self.tt, stop=signal)
-        best = game.move_to_text(moves[0])
         for info in iterative_deepening(searcher, Limits(depth=depth), aspiration_delta=60):
-            self._send_info(game, info)
+            answer.info(self._info_line(game, info))
             if info.pv:
-                best = game.move_to_text(info.pv[0])
+                answer.best = game.move_to_text(info.pv[0])
             soft = self._clock.soft
             if soft is not None and signal.elapsed() >= soft:
                 break
-        return best
+        return answer.best
 
-    def _mate_probe(self, game: ShogiGame, signal: StopSignal) -> str | None:
+    def _mate_probe(self, game: ShogiGame, signal: StopSignal, answer: Answer) -> str | None:
         """A short df-pn run: a mate found is played at once (the search would find it later)."""
         budget_nodes = self.options.mate_probe_nodes
         if budget_nodes <= 0:
@@ -314,10 +360,11 @@ class UsiEngine:
         result = solve_mate(game, stop=probe, short_first=5, shortest=False)
         if result.status != "mate":
             return None
-        self._send_mate_info(game, result)
+        answer.info(self._mate_info_line(game, result))
         return game.move_to_text(result.moves[0])
 
-    def _send_info(self, game: ShogiGame, info: SearchInfo[int]) -> None:
+    @staticmethod
+    def _info_line(game: ShogiGame, info: SearchInfo[int]) -> str:
         value = info.value
         if is_win(value):
             score = f"mate {plies_to_end(value)}"
@@ -327,23 +374,24 @@ class UsiEngine:
             score = f"cp {value}"
         ms = int(info.seconds * 1000)
         pv = " ".join(game.move_to_text(m) for m in info.pv)
-        self.out.send(
+        return (
             f"info depth {info.depth} seldepth {info.stats.seldepth} time {ms} "
             f"nodes {info.stats.nodes} nps {int(info.nps)} hashfull {info.hashfull} "
             f"score {score}" + (f" pv {pv}" if pv else "")
         )
 
-    def _send_mate_info(self, game: ShogiGame, result: MateResult[int]) -> None:
+    @staticmethod
+    def _mate_info_line(game: ShogiGame, result: MateResult[int]) -> str:
         pv = " ".join(game.move_to_text(m) for m in result.moves)
         ms = int(result.seconds * 1000)
         nps = int(result.nodes / result.seconds) if result.seconds > 0 else 0
-        self.out.send(f"info depth {result.plies} time {ms} nodes {result.nodes} nps {nps} "
-                      f"score mate {result.plies} pv {pv}")
+        return (f"info depth {result.plies} time {ms} nodes {result.nodes} nps {nps} "
+                f"score mate {result.plies} pv {pv}")
 
     def _mate(self, game: ShogiGame, signal: StopSignal) -> None:
         result = solve_mate(game, stop=signal)
         if result.status == "mate":
-            self._send_mate_info(game, result)
+            self.out.send(self._mate_info_line(game, result))
             self.out.send("checkmate " + " ".join(game.move_to_text(m) for m in result.moves))
         elif result.status == "nomate":
             self.out.send("checkmate nomate")
