@@ -116,10 +116,10 @@ def compare(game: Game[Any], depth: int | None, *, variants: bool = True) -> Rep
                         stats.cutoffs, stats.tt_hits, stats.researches, seconds))
     if isinstance(game, TreeGame):
         rows.extend(_ordered_tree_rows(game, depth))
-    # Shape of the full tree, from MinMax (which expands everything): b = edges / interior.
-    full = rows[0]
-    b = (full.nodes - 1) / full.interior if full.interior else 0.0
+    # Shape of the full tree, from MinMax (which expands everything): the average branching
+    # factor is the geometric mean per ply, b = leaves^(1/d), so that b^d is MinMax's count.
     d = shape.deepest
+    b = rows[0].leaves ** (1 / d) if d else 0.0
     return Report(d, b, b**d, minimal_leaves(b, d), rows)
 
 
@@ -176,7 +176,7 @@ def format_table(report: Report) -> str:
         lines.append(line)
     lines.append("")
     lines.append(f"depth {report.depth}, observed average branching factor b = "
-                 f"{report.branching:.2f}")
+                 f"{report.branching:.2f} (MinMax leaves^(1/d))")
     lines.append(f"full tree b^d = {report.full_leaves:,.0f} leaves; minimal αβ tree "
                  f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 = {report.minimal_leaves:,.0f} leaves (Knuth–Moore)")
     return "\n".join(lines)

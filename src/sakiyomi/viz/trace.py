@@ -86,8 +86,9 @@ class TreeRecorder:
 
     ``game`` (the very object the search mutates) lets the recorder name moves and, at a
     cut-off, walk the pruned moves' subtrees (play/undo, restored) so they can be drawn faded;
-    at most ``pruned_budget`` pruned positions are kept.  More than ``cap`` visited nodes raise
-    ``TraceCapError`` (which stops the search): such trees are too large to draw anyway.
+    the skipped moves are always kept, positions below them at most ``pruned_budget``.  More
+    than ``cap`` visited nodes raise ``TraceCapError`` (which stops the search): such trees
+    are too large to draw anyway.
     """
 
     enabled = True
@@ -104,6 +105,7 @@ class TreeRecorder:
         self.nodes = 0
         self.pruned = 0
         self.pruned_dropped = 0  # pruned positions not drawn because the budget ran out
+        self._pruned_below = 0  # positions below skipped moves (what the budget limits)
         self._stack: list[TraceNode] = []
         self._pending_research = False
         self._root_player: Player | None = game.to_move if game is not None else None
@@ -213,9 +215,10 @@ class TreeRecorder:
         if depth <= 0:
             return
         moves = game.legal_moves()
-        if self.pruned + len(moves) > self.pruned_budget:
+        if self._pruned_below + len(moves) > self.pruned_budget:
             self.pruned_dropped += len(moves)
             return
+        self._pruned_below += len(moves)
         for move in moves:
             self.pruned += 1
             text = self._text(move)
