@@ -349,6 +349,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                    help="refuse to record more nodes than this")
     p.add_argument("--max-drawn", type=_positive_int, default=300,
                    help="collapse subtrees beyond this many drawn nodes")
+    p.add_argument("--pruned-budget", type=_non_negative_int, default=2_000,
+                   help="positions below pruned moves to draw (0: the pruned moves only)")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")

@@ -10,14 +10,14 @@ from typing import Any
 
 from sakiyomi.game import GameError
 from sakiyomi.games import load
-from sakiyomi.score import format_score
+from sakiyomi.score import format_score, is_decisive
 from sakiyomi.viz.compare import compare, compare_depths, format_table
 from sakiyomi.viz.dot import render_dot
 from sakiyomi.viz.picture import DEFAULT_MAX_DRAWN, Picture
 from sakiyomi.viz.runs import SEARCHER_BASED, WINDOWED, run_algorithm, view_of
 from sakiyomi.viz.svg import render_svg
 from sakiyomi.viz.text import render_text
-from sakiyomi.viz.trace import DEFAULT_CAP, TraceCapError, TreeRecorder
+from sakiyomi.viz.trace import DEFAULT_CAP, DEFAULT_PRUNED_BUDGET, TraceCapError, TreeRecorder
 
 FORMATS = ("svg", "dot", "text")
 _SUFFIXES = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".txt": "text"}
@@ -30,13 +30,15 @@ def _short(text: str, limit: int = 70) -> str:
 def trace_picture(
     game_name: str, position: str, algorithm: str, depth: int | None,
     cap: int = DEFAULT_CAP, max_drawn: int = DEFAULT_MAX_DRAWN,
+    pruned_budget: int = DEFAULT_PRUNED_BUDGET,
 ) -> tuple[Picture, TreeRecorder]:
     """Search the position with a recorder attached and describe the picture to draw."""
     game = load(game_name, position)
     if game.outcome() is not None:
         raise GameError("the position is already finished: there is no tree to draw")
     searched = game.copy()
-    recorder = TreeRecorder(searched, view=view_of(algorithm), cap=cap)
+    recorder = TreeRecorder(searched, view=view_of(algorithm), cap=cap,
+                            pruned_budget=pruned_budget)
     try:
         result = run_algorithm(searched, algorithm, depth, recorder)
     except TraceCapError as exc:
@@ -53,13 +55,16 @@ def trace_picture(
     captions: list[str] = []
     if searcher_based:
         notes.append(f"Searcher with iterative deepening: the picture shows the last depth "
-                     f"({shown} of {recorder.nodes} nodes over all iterations); TT hits come "
-                     "from earlier iterations.")
+                     f"({shown} of {recorder.nodes} nodes over all iterations); the table holds "
+                     "results of earlier iterations and of transpositions.")
         if len(roots) > 1:
             for i, root in enumerate(roots):
                 window = f"({format_score(root.alpha)}, {format_score(root.beta)})"
                 last = i == len(roots) - 1 and algorithm == "mtdf"
                 captions.append(("PV search " if last else f"pass {i + 1} ") + window)
+    if any(n.value is not None and is_decisive(n.value) for r in roots for n in r.walk()):
+        notes.append("Wn / Ln: a win / loss for the side to move, n plies from the root "
+                     "of the search.")
     if recorder.pruned_dropped:
         notes.append(f"{recorder.pruned_dropped} pruned positions are not drawn "
                      "(pruned-subtree budget reached).")
@@ -86,7 +91,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
     if fmt is None:
         fmt = _SUFFIXES.get(Path(args.output).suffix.lower(), "text") if args.output else "text"
     picture, _ = trace_picture(args.game, args.position, args.algorithm, args.depth,
-                               cap=args.max_nodes, max_drawn=args.max_drawn)
+                               cap=args.max_nodes, max_drawn=args.max_drawn,
+                               pruned_budget=args.pruned_budget)
     text = render(picture, fmt)
     if args.output and args.output != "-":
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sakiyomi.viz.picture import CUT_LABEL, Picture, value_text, window_text
+from sakiyomi.viz.picture import CUT_LABEL, Picture, node_value_text, window_text
 from sakiyomi.viz.trace import TraceNode
 
 
@@ -46,7 +46,7 @@ def render_dot(picture: Picture) -> str:
 
 
 def _label(picture: Picture, node: TraceNode) -> str:
-    parts = [value_text(node.value, node.bound) or " "]
+    parts = [node_value_text(node) or " "]
     if not node.pruned:
         parts.insert(0, f"#{node.order}")
         if picture.windows:

@@ -117,6 +117,17 @@ def value_text(value: int | None, bound: Bound | None = None) -> str:
     return body
 
 
+def node_value_text(node: TraceNode) -> str:
+    """The value as drawn: a leaf's own (fail-soft) value is exact, so it gets no bound mark
+    unless it was clamped to the window (fail-hard) or came from the table.
+    """
+    bound = node.bound
+    leaf = node.searched and not node.children and not node.tt_hit
+    if leaf and node.value is not None and node.value not in (node.alpha, node.beta):
+        bound = Bound.EXACT
+    return value_text(node.value, bound)
+
+
 def window_text(node: TraceNode) -> str:
     """The node's (α, β) window, compact."""
     return f"({value_text(node.alpha)},{value_text(node.beta)})"

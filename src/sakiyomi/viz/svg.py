@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sakiyomi.viz.picture import (
     CUT_LABEL,
     Picture,
-    value_text,
+    node_value_text,
     view_note,
     window_text,
 )
@@ -209,7 +209,7 @@ def _node(picture: Picture, p: _Placed, out: list[str]) -> None:
     if node.research:
         out.append(f'<circle cx="{p.x:.1f}" cy="{p.y:.1f}" r="{R + 4}" fill="none" '
                    f'stroke="{RESEARCH_COLOUR}" stroke-width="1.5"/>')
-    text = value_text(node.value, node.bound)
+    text = node_value_text(node)
     size = 12 if len(text) <= 4 else 10 if len(text) <= 6 else 8
     out.append(f'<text class="value" x="{p.x:.1f}" y="{p.y + 4:.1f}" font-size="{size}" '
                f'text-anchor="middle" font-weight="bold">{escape(text)}</text>')
@@ -219,7 +219,7 @@ def _node(picture: Picture, p: _Placed, out: list[str]) -> None:
         if picture.windows:
             out.append(_boxed(p.x, p.y + R + 11, window_text(node), klass="window"))
     if node.tt_hit:
-        out.append(f'<text class="tiny" x="{p.x + R + 2:.1f}" y="{p.y - R + 4:.1f}" '
+        out.append(f'<text class="tiny" x="{p.x + R + 1:.1f}" y="{p.y + R - 1:.1f}" '
                    f'font-weight="bold" fill="{TT_COLOUR}" style="fill:{TT_COLOUR}">TT</text>')
     if collapsed:
         hidden = node.count() - (0 if node.pruned else 1)

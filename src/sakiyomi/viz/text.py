@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from sakiyomi.viz.picture import CUT_LABEL, Picture, value_text, view_note, window_text
+from sakiyomi.viz.picture import (
+    CUT_LABEL,
+    Picture,
+    node_value_text,
+    view_note,
+    window_text,
+)
 from sakiyomi.viz.trace import TraceNode
 
 
@@ -41,7 +47,7 @@ def _label(picture: Picture, node: TraceNode) -> str:
         parts.append("~")
     else:
         parts.append(f"#{node.order}")
-    value = value_text(node.value, node.bound)
+    value = node_value_text(node)
     if value:
         parts.append(value)
     if picture.windows and not node.pruned:
