@@ -47,7 +47,8 @@ def trace_picture(
     roots = recorder.final_roots() if searcher_based else [recorder.last_root]
     shown = sum(r.count() for r in roots)
     leaves = sum(1 for r in roots for n in r.walk() if n.searched and not n.children)
-    reach = f"depth {result.depth}" if depth is not None else "to the end"
+    searcher_based = algorithm in SEARCHER_BASED
+    reach = f"depth {result.depth}" if depth is not None or searcher_based else "to the end"
     title = (f"{algorithm} · {reach} · value {format_score(result.value)} · "
              f"{shown} nodes, {leaves} leaves")
     subtitle = f"{game_name} {_short(position, 110)}"
@@ -117,10 +118,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise GameError(f"--plot needs a .svg, .png or .pdf file name, not {args.plot!r}")
         if args.depth is None:
             raise GameError("--plot needs --depth (nodes are plotted for depths 1..D)")
-        series = compare_depths(load(args.game, args.position), args.depth)
+        series, branching = compare_depths(load(args.game, args.position), args.depth)
         from sakiyomi.viz.plot import plot_nodes  # matplotlib only when asked for
 
-        plot_nodes(series, report.branching, plot_file,
+        plot_nodes(series, branching, plot_file,
                    f"{args.game} {_short(args.position, 40)}")
         record["plot"] = str(plot_file)
     if args.json:

@@ -144,14 +144,20 @@ def _ordered_tree_rows(game: TreeGame, depth: int | None) -> list[Row]:
     return out
 
 
-def compare_depths(game: Game[Any], max_depth: int) -> dict[str, list[tuple[int, int]]]:
-    """Nodes per algorithm for depths 1..max_depth (for the log-scale plot)."""
+def compare_depths(
+    game: Game[Any], max_depth: int,
+) -> tuple[dict[str, list[tuple[int, int]]], list[tuple[int, float]]]:
+    """Nodes per algorithm for depths 1..max_depth, and the branching factor seen at each
+    depth (for the log-scale plot).
+    """
     series: dict[str, list[tuple[int, int]]] = {}
+    branching: list[tuple[int, float]] = []
     for depth in range(1, max_depth + 1):
         report = compare(game, depth, variants=False)
+        branching.append((report.depth, report.branching))
         for row in report.rows:
             series.setdefault(row.algorithm, []).append((depth, row.nodes))
-    return series
+    return series, branching
 
 
 def format_table(report: Report) -> str:

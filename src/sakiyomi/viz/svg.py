@@ -8,6 +8,7 @@ move path) so tests and scripts can read the picture back.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -99,7 +100,8 @@ def render_svg(picture: Picture) -> str:
     legend_top = tree_height + 10
     legend_lines = _legend(picture)
     width = max(width, 760.0)
-    height = legend_top + 22 * ((len(legend_lines) + 1) // 2) + 30 + 18 * len(picture.notes)
+    height = legend_top + 22 * ((len(legend_lines) + 1) // 2) + 30 + 16 * len(
+        _note_lines(picture, width))
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
@@ -123,7 +125,7 @@ def render_svg(picture: Picture) -> str:
     for p in placed:
         _node(picture, p, out)
     out.append("</g>")
-    _draw_legend(legend_lines, legend_top, picture, out)
+    _draw_legend(legend_lines, legend_top, picture, out, width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -249,8 +251,14 @@ def _legend(picture: Picture) -> list[tuple[str, str]]:
     return items
 
 
+def _note_lines(picture: Picture, width: float) -> list[str]:
+    """The notes wrapped to the picture's width."""
+    chars = max(40, int((width - 2 * MARGIN) / 5.8))
+    return [line for note in picture.notes for line in textwrap.wrap(note, chars)]
+
+
 def _draw_legend(items: list[tuple[str, str]], top: float, picture: Picture,
-                 out: list[str]) -> None:
+                 out: list[str], width: float) -> None:
     out.append('<g class="legend">')
     out.append(f'<text x="{MARGIN}" y="{top + 4:.1f}" font-size="12" font-weight="bold">'
                "Legend</text>")
@@ -291,7 +299,7 @@ def _draw_legend(items: list[tuple[str, str]], top: float, picture: Picture,
                        "▸</text>")
         out.append(f'<text x="{x + 28}" y="{y + 4:.1f}" class="small">{escape(text)}</text>')
     y = top + 22 + ((len(items) + 1) // 2) * 22
-    for note in picture.notes:
-        out.append(f'<text x="{MARGIN}" y="{y:.1f}" class="small">{escape(note)}</text>')
-        y += 18
+    for line in _note_lines(picture, width):
+        out.append(f'<text x="{MARGIN}" y="{y:.1f}" class="small">{escape(line)}</text>')
+        y += 16
     out.append("</g>")
