@@ -42,23 +42,22 @@ def main() -> None:
 
 
 def run_case(name: str, make: Callable[[], TreeGame | TicTacToe], repeats: int) -> None:
-
-        anchor_nodes, anchor_time = measure(lambda: textbook.alphabeta(make()).nodes, repeats)
-        rows = {
-            "negamax": lambda: textbook.negamax(make()).nodes,
-            "negascout": lambda: textbook.negascout(make()).nodes,
-            "searcher": lambda: _searcher(make(), SearchConfig()),
-            "searcher-no-tt": lambda: _searcher(make(), SearchConfig(tt=False)),
-        }
-        for algo, work in rows.items():
-            nodes, seconds = measure(work, repeats)
-            print(json.dumps({
-                "case": name, "algorithm": algo, "nodes": nodes, "median_cpu_s": round(seconds, 4),
-                "nodes_per_s": int(nodes / seconds) if seconds else None,
-                "anchor": "textbook alphabeta", "anchor_nodes": anchor_nodes,
-                "node_ratio": round(nodes / anchor_nodes, 3),
-                "time_ratio": round(seconds / anchor_time, 3) if anchor_time else None,
-            }))
+    anchor_nodes, anchor_time = measure(lambda: textbook.alphabeta(make()).nodes, repeats)
+    rows = {
+        "negamax": lambda: textbook.negamax(make()).nodes,
+        "negascout": lambda: textbook.negascout(make()).nodes,
+        "searcher": lambda: _searcher(make(), SearchConfig()),
+        "searcher-no-tt": lambda: _searcher(make(), SearchConfig(tt=False)),
+    }
+    for algo, work in rows.items():
+        nodes, seconds = measure(work, repeats)
+        print(json.dumps({
+            "case": name, "algorithm": algo, "nodes": nodes, "median_cpu_s": round(seconds, 4),
+            "nodes_per_s": int(nodes / seconds) if seconds else None,
+            "anchor": "textbook alphabeta", "anchor_nodes": anchor_nodes,
+            "node_ratio": round(nodes / anchor_nodes, 3),
+            "time_ratio": round(seconds / anchor_time, 3) if anchor_time else None,
+        }))
 
 
 def _searcher(game: TreeGame | TicTacToe, config: SearchConfig) -> int:

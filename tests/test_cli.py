@@ -31,7 +31,7 @@ CONTRACT = {"game", "position", "algorithm", "value", "best_move", "pv", "nodes"
 @pytest.mark.parametrize(
     "algorithm",
     ["minimax", "negamax", "alphabeta-hard", "alphabeta", "negascout", "mtdf", "pvs",
-     "alphabeta-minmax", "alphabeta-minmax-hard"],
+     "alphabeta-minmax", "alphabeta-minmax-hard", "and-or"],
 )
 def test_search_seed_tree_with_every_algorithm(
     capsys: pytest.CaptureFixture[str], algorithm: str

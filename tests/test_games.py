@@ -161,3 +161,13 @@ def test_bad_moves_are_refused(name: str, position: str, move: str) -> None:
 
 def test_position_error_is_a_game_error() -> None:
     assert issubclass(PositionError, GameError)
+
+
+@pytest.mark.parametrize("heaps", [[1, 2, 3], [1, 2, 4], [2, 2], [3, 1], [5]])
+def test_and_or_reading_agrees_with_weak_solving(heaps: list[int]) -> None:
+    won = textbook.and_or(Nim(heaps)).value == 1
+    assert won == (solve(Nim(heaps), weak=True).extra["result"] == "win")
+    for n in range(1, 13):
+        assert (textbook.and_or(Bones(n)).value == 1) == (n % 4 != 0)
+    assert textbook.and_or(TicTacToe()).value == 0  # x cannot force a win
+    assert textbook.and_or(from_position("tictactoe", "xx.oo....")).pv[0] == 2

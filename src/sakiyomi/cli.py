@@ -28,7 +28,7 @@ from sakiyomi.search.solve import analyze, solve
 
 ALGORITHMS = (
     "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
-    "alphabeta", "negascout", "mtdf", "pvs",
+    "alphabeta", "negascout", "and-or", "mtdf", "pvs",
 )
 
 
@@ -81,6 +81,7 @@ def _textbook(game: Game[Any], algorithm: str, depth: int) -> textbook.TextbookR
         "alphabeta-hard": lambda: textbook.alphabeta(position, depth, fail_soft=False),
         "alphabeta": lambda: textbook.alphabeta(position, depth),
         "negascout": lambda: textbook.negascout(position, depth),
+        "and-or": lambda: textbook.and_or(position, depth),
     }
     return runners[algorithm]()
 
@@ -104,6 +105,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
+        stats: dict[str, float] = result.stats.as_dict()
+        stats["nps"] = round(result.nps)
     else:
         if args.nodes is not None or args.time is not None:
             raise UsageError(f"--nodes/--time need --algorithm pvs or mtdf, not {args.algorithm}")
@@ -111,6 +114,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         tb = _textbook(game, args.algorithm, depth)
         value, pv, nodes, leaves = tb.value, tb.pv, tb.nodes, tb.leaves
         best = pv[0] if pv else None
+        stats = {"nodes": nodes, "leaves": leaves, "interior": tb.interior}
     seconds = time.perf_counter() - start
     pv_text = _moves_text(game, pv)
     best_text = game.move_to_text(best) if best is not None else None
@@ -118,12 +122,12 @@ def cmd_search(args: argparse.Namespace) -> int:
         "game": args.game, "position": args.position, "algorithm": args.algorithm,
         "value": game_value(game, value, False), "score": format_score(value),
         "best_move": best_text, "pv": pv_text, "nodes": nodes, "leaves": leaves,
-        "depth": depth, "seconds": round(seconds, 6),
+        "depth": depth, "seconds": round(seconds, 6), "stats": stats,
     }
+    counters = "  ".join(f"{k} {v}" for k, v in stats.items())
     _emit(record, args.json,
           f"value {format_score(value)}  best {best_text}  pv {' '.join(pv_text)}\n"
-          f"algorithm {args.algorithm}  depth {depth}  nodes {nodes}  leaves {leaves}  "
-          f"time {seconds:.3f}s")
+          f"algorithm {args.algorithm}  depth {depth}  time {seconds:.3f}s\n{counters}")
     return 0
 
 
@@ -363,6 +367,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
+    p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
+    p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
 
     for register in extra:
         register(sub)

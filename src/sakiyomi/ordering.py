@@ -14,6 +14,7 @@ M = TypeVar("M", bound=Hashable)
 
 TT_BONUS = 1 << 40
 KILLER_BONUS = 1 << 20
+HINT_SCALE = KILLER_BONUS * 4  # a hint step outranks killers (captures before quiet killers)
 
 
 class MoveOrderer(Generic[M]):
@@ -39,19 +40,17 @@ class MoveOrderer(Generic[M]):
         history = self.history if self._use_history else None
         if hints is None and killer0 is None and not history and tt_move is None:
             return list(moves)
-        scores: dict[int, int] = {}
+        scores = [h * HINT_SCALE for h in hints] if hints is not None else [0] * len(moves)
         for i, move in enumerate(moves):
-            s = hints[i] * KILLER_BONUS * 4 if hints is not None else 0
             if move == tt_move:
-                s += TT_BONUS
+                scores[i] += TT_BONUS
             elif move == killer0:
-                s += KILLER_BONUS * 2
+                scores[i] += KILLER_BONUS * 2
             elif move == killer1:
-                s += KILLER_BONUS
-            if history:
-                s += history.get(move, 0)
-            scores[i] = s
-        order = sorted(range(len(moves)), key=lambda i: -scores[i])
+                scores[i] += KILLER_BONUS
+            elif history:
+                scores[i] += history.get(move, 0)
+        order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in order]
 
     def record_cutoff(self, move: M, ply: int, depth: int) -> None:

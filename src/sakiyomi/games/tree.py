@@ -106,6 +106,11 @@ class TreeGame:
             raise MoveError(f"move {move} is out of range: this node has {count} children")
         return move
 
+    def __str__(self) -> str:
+        path = "→".join(str(self._children[a].index(b))
+                        for a, b in zip(self._path, self._path[1:], strict=False)) or "root"
+        return f"node {path}: {json.dumps(self.subtree())} ({self.to_move.name.lower()} to move)"
+
     def subtree(self) -> Tree:
         """The current node as a nested list (for printing and sorting)."""
         def build(index: int) -> Tree:

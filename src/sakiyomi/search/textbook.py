@@ -281,3 +281,46 @@ def negascout(
 
     value, pv = node(depth, 0, alpha, beta, None)
     return walk.result(value, pv)
+
+
+def and_or(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -> TextbookResult[M]:
+    """Win/loss reading (必勝読み, seed 001) as an AND/OR tree: does the side to move force a win.
+
+    At the root side's nodes one winning move suffices (OR, stop at the first); at the
+    opponent's nodes every move must lose for them (AND, stop at the first refutation).  Value
+    1 means a forced win, 0 means no forced win (a draw or a loss) within ``depth`` plies; the PV
+    is the winning line.  Positions at the depth limit count as not won.
+    """
+    walk: _Walk[M] = _Walk(game, tracer)
+    prover: Player = game.to_move
+
+    def node(depth: int, ply: int, via: M | None) -> tuple[bool, tuple[M, ...]]:
+        walk.enter(ply, via, depth, 0, 1)
+        outcome = game.outcome()
+        if outcome is not None or depth <= 0:
+            walk.leaves += 1
+            won = outcome is not None and outcome.winner == prover
+            walk.leave(ply, int(won), 0, 1)
+            return won, ()
+        moves = game.legal_moves()
+        is_or = game.to_move == prover
+        line: tuple[M, ...] = ()
+        for i, move in enumerate(moves):
+            game.play(move)
+            won, sub = node(depth - 1, ply + 1, move)
+            game.undo()
+            if is_or and won:  # OR: this move wins
+                walk.cut(ply, "beta", moves, i + 1)
+                walk.leave(ply, 1, 0, 1)
+                return True, (move, *sub)
+            if not is_or and not won:  # AND: this reply escapes
+                walk.cut(ply, "alpha", moves, i + 1)
+                walk.leave(ply, 0, 0, 1)
+                return False, ()
+            if not is_or and not line:
+                line = (move, *sub)
+        walk.leave(ply, int(not is_or), 0, 1)
+        return not is_or, line
+
+    won, pv = node(depth, 0, None)
+    return walk.result(int(won), pv)

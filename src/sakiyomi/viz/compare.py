@@ -18,7 +18,7 @@ from sakiyomi.search.tracing import Tracer
 from sakiyomi.viz.runs import CountingTracer, Outcome, run_algorithm
 
 TEXTBOOK = ("minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax",
-            "alphabeta-hard", "alphabeta", "negascout")
+            "alphabeta-hard", "alphabeta", "negascout", "and-or")
 VARIANTS: dict[str, SearchConfig] = {
     "pvs": SearchConfig(),
     "pvs -ordering": SearchConfig(ordering=False),
@@ -99,7 +99,10 @@ def _textbook_row(game: Game[Any], name: str, algorithm: str, depth: int | None,
 
 
 def compare(game: Game[Any], depth: int | None, *, variants: bool = True) -> Report:
-    """Run everything on ``game`` (which is left unchanged) to ``depth`` plies."""
+    """Run everything on ``game`` (which is left unchanged) to ``depth`` plies.
+
+    The and-or row answers a different question (1: a forced win within the depth, else 0).
+    """
     rows: list[Row] = []
     shape = CountingTracer()
     for algorithm in TEXTBOOK:

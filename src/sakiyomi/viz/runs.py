@@ -22,10 +22,11 @@ from sakiyomi.viz.trace import View
 
 ALGORITHMS = (
     "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
-    "alphabeta", "negascout", "mtdf", "pvs",
+    "alphabeta", "negascout", "and-or", "mtdf", "pvs",
 )
-MINMAX_FORM = frozenset({"minimax", "alphabeta-minmax-hard", "alphabeta-minmax"})
-WINDOWED = frozenset(ALGORITHMS) - {"minimax", "negamax"}
+# Values for the root's side to move at every node (and-or: 1 = forced win for it, else 0).
+MINMAX_FORM = frozenset({"minimax", "alphabeta-minmax-hard", "alphabeta-minmax", "and-or"})
+WINDOWED = frozenset(ALGORITHMS) - {"minimax", "negamax", "and-or"}
 SEARCHER_BASED = frozenset({"mtdf", "pvs"})
 
 
@@ -71,6 +72,7 @@ def run_algorithm(
                                                      tracer=tracer),
         "alphabeta": lambda: textbook.alphabeta(game, limit, tracer=tracer),
         "negascout": lambda: textbook.negascout(game, limit, tracer=tracer),
+        "and-or": lambda: textbook.and_or(game, limit, tracer=tracer),
     }
     if algorithm not in runners:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")

@@ -123,7 +123,8 @@ class TreeRecorder:
             )
         if ply == 0:
             self._stack.clear()
-        node = TraceNode(self.nodes, move, self._text(move), ply, depth, alpha, beta,
+        text = "null" if move is None and ply > 0 else self._text(move)  # null-move probe
+        node = TraceNode(self.nodes, move, text, ply, depth, alpha, beta,
                          self._is_max(ply), research=self._pending_research)
         self._pending_research = False
         if self._stack:
