@@ -63,7 +63,7 @@ def check_against_trace(picture: Picture, recorder: TreeRecorder) -> None:
     assert pv_paths == sorted(expected)
 
 
-@pytest.mark.parametrize("algorithm", ["minimax", "negamax", "alphabeta-minmax-hard",
+@pytest.mark.parametrize("algorithm", ["minimax", "negamax", "alphabeta-minmax-hard", "and-or",
                                        "alphabeta", "negascout", "mtdf", "pvs"])
 @pytest.mark.parametrize("seed", range(3))
 def test_svg_matches_the_recorded_trace(algorithm: str, seed: int) -> None:

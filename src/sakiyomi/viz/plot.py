@@ -17,6 +17,7 @@ def plot_nodes(series: dict[str, list[tuple[int, int]]], branching: list[tuple[i
         import matplotlib
 
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "sakiyomi"  # same file for the same data
         import matplotlib.pyplot as plt
     except ImportError:
         raise GameError("--plot needs matplotlib: pip install 'sakiyomi[plot]'") from None
@@ -42,7 +43,8 @@ def plot_nodes(series: dict[str, list[tuple[int, int]]], branching: list[tuple[i
     ax.legend(fontsize=8, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.12))
     fig.tight_layout()
     try:
-        fig.savefig(path)
+        meta = {"Date": None} if path.suffix.lower() in (".svg", ".pdf") else {}
+        fig.savefig(path, metadata=meta)
     except OSError as exc:
         raise GameError(f"cannot write {path}: {exc.strerror}") from None
     finally:
