@@ -5,7 +5,6 @@ the Python Searcher (same nodes when the Othello-only hooks are off).
 
 from __future__ import annotations
 
-import os
 import random
 from functools import cache
 from pathlib import Path
@@ -25,9 +24,7 @@ from sakiyomi.search.solve import solve
 
 DATA = Path(__file__).parent / "data" / "othello"
 CONFIG = SearchConfig(killers=False, history=False, tt_capacity=1 << 20)
-SLOW = {36, 38}  # 5-30 s each: only with SAKIYOMI_SLOW=1 (bench/othello.py --set 20-39 too)
-slow = pytest.mark.skipif(os.environ.get("SAKIYOMI_SLOW") != "1",
-                          reason="slow: set SAKIYOMI_SLOW=1 to run")
+SLOW = {36, 38}  # 5-30 s each: pytest -m slow (and bench/othello.py --set 20-39)
 
 
 def ffo(name: str, first: int) -> list[tuple[int, str, int, set[str]]]:
@@ -60,7 +57,7 @@ FFO_1_39 = ffo("fforum-1-19.obf", 1) + ffo("fforum-20-39.obf", 20)
 
 @pytest.mark.parametrize(
     "number, line, score, best_moves",
-    [pytest.param(*p, marks=[pytest.mark.slow, slow]) if p[0] in SLOW else p
+    [pytest.param(*p, marks=pytest.mark.slow) if p[0] in SLOW else p
      for p in FFO_1_39],
     ids=[f"ffo{p[0]}" for p in FFO_1_39])
 def test_ffo_exact_score_and_best_move(number: int, line: str, score: int,

@@ -38,6 +38,10 @@ GAMES: dict[str, GameInfo] = {
                  "Connect Four 7x6 (Pons's notation; WxH: for other sizes)", "start"),
         GameInfo("othello", "sakiyomi.games.othello", "Othello/Reversi 8x8 (OBF positions)",
                  "start"),
+        GameInfo("shogi", "sakiyomi.games.shogi", "shogi (cshogi rules; SFEN/startpos, USI moves)",
+                 "startpos", extra="shogi"),
+        GameInfo("chess", "sakiyomi.games.chess", "chess (python-chess rules; FEN or startpos)",
+                 "startpos", extra="chess"),
     )
 }
 
