@@ -283,9 +283,15 @@ def wac(sunfish: list[str], nodes: int, seconds: float, count: int) -> None:
 # ---- match ---------------------------------------------------------------------------------
 
 
-def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
+def elo(score: float) -> float | None:
+    """Elo difference for a score share (logistic model); None when it is 0 or 1 (unbounded)."""
+    if not 0 < score < 1:
+        return None
     return -400 * math.log10(1 / score - 1)
+
+
+def _rounded(value: float | None) -> int | None:
+    return None if value is None else round(value)
 
 
 def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> None:
@@ -334,9 +340,10 @@ def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> Non
             margin = 1.96 * math.sqrt(variance / n)
             emit({"bench": "match", "game": number + 1, "we_play": "white" if we_are_white
                   else "black", "opening": " ".join(opening), "result": verdict,
-                  "reason": reason, "plies": board.ply(), "W": wins, "D": draws, "L": losses,
-                  "score": round(score, 3), "elo": round(elo(score)),
-                  "elo_95": [round(elo(score - margin)), round(elo(score + margin))],
+                  "reason": reason, "plies": board.ply(), "final": board.fen(),
+                  "W": wins, "D": draws, "L": losses,
+                  "score": round(score, 3), "elo": _rounded(elo(score)),
+                  "elo_95": [_rounded(elo(score - margin)), _rounded(elo(score + margin))],
                   "seconds_per_move": seconds, "elapsed": round(time.perf_counter() - start),
                   "load": load_avg()})
     finally:
