@@ -310,7 +310,7 @@ class Searcher(Generic[M]):
                             self.orderer.record_cutoff(move, ply, depth)
                         if tracing:
                             tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
-                                          len(moves) - i - 1)
+                                          moves[i + 1:])
                         break
         if path_check:
             self._path.pop(key)
