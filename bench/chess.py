@@ -25,6 +25,7 @@ import json
 import math
 import os
 import random
+import statistics
 import subprocess
 import time
 from collections.abc import Callable
@@ -123,13 +124,14 @@ def _positions(n: int, seed: int = 7) -> list[chess.Board]:
     return boards
 
 
-def _timeit(fn: Callable[[], object], repeat: int = 5) -> float:
-    best = math.inf
+def _timeit(fn: Callable[[], object], repeat: int = 7) -> float:
+    """Median seconds of ``repeat`` runs."""
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def speed() -> None:
