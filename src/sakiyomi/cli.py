@@ -370,6 +370,9 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
     p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
 
+    p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
+    p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
+
     for register in extra:
         register(sub)
     return parser

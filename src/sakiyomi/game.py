@@ -204,6 +204,17 @@ class TacticalMoves(Protocol[M_contra]):
         ...
 
 
+@runtime_checkable
+class CheckingMoves(Protocol[M_co]):
+    """A game with checks, for mate (tsume) search: the attacker may only play checking moves
+    and the defender answers with every legal move (``sakiyomi.search.dfpn``).
+    """
+
+    def checking_moves(self) -> Sequence[M_co]:
+        """The legal moves of the side to move that give check."""
+        ...
+
+
 def is_acyclic(game: object) -> bool:
     """True when positions of this game can never repeat (no repetition checks are needed)."""
     return bool(getattr(game, "ACYCLIC", False))
