@@ -12,6 +12,7 @@ the search), as the protocol requires.  Anything the engine cannot accept is ans
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import threading
 import time
@@ -357,7 +358,9 @@ class UciHandler:
 
 
 def serve_uci() -> int:
-    """Run the UCI loop on stdin/stdout."""
+    """Run the UCI loop on stdin/stdout (undecodable input bytes become U+FFFD, not a crash)."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     output = Output(sys.stdout)
     return serve(UciHandler(output), output)
 
