@@ -25,6 +25,7 @@ import json
 import math
 import os
 import random
+import statistics
 import subprocess
 import time
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from dataclasses import replace
 import chess
 import chess.engine
 
+from sakiyomi.games import chess as chess_game
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG
 from sakiyomi.search.drivers import run
@@ -122,13 +124,14 @@ def _positions(n: int, seed: int = 7) -> list[chess.Board]:
     return boards
 
 
-def _timeit(fn: Callable[[], object], repeat: int = 5) -> float:
-    best = math.inf
+def _timeit(fn: Callable[[], object], repeat: int = 7) -> float:
+    """Median seconds of ``repeat`` runs."""
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def speed() -> None:
@@ -144,15 +147,26 @@ def speed() -> None:
             game.undo()
 
     def pc_key() -> None:
-        for board, move in zip(boards, moves, strict=True):
-            board.push(move)
+        for board in boards:
             hash(board._transposition_key())
-            board.pop()
+
+    def ours_key_read() -> None:
+        for game in games:
+            game.key()
 
     def pc_push() -> None:
         for board, move in zip(boards, moves, strict=True):
             board.push(move)
             board.pop()
+
+    def zobrist_part() -> None:
+        # the key share of play(): XOR out/in the moved piece and the side, then the EP check
+        for game, move in zip(games, moves, strict=True):
+            game_z = chess_game._Z[int(game.board.turn)]
+            piece = game.board.piece_type_at(move.from_square) or chess.PAWN
+            _ = (game._kb ^ game_z[piece][move.from_square] ^ chess_game._Z_SIDE
+                 ^ game_z[piece][move.to_square])
+            game._full_key()
 
     def ours_rep() -> None:
         for game in games:
@@ -170,11 +184,14 @@ def speed() -> None:
     push = _timeit(pc_push) / n
     emit({"bench": "speed", "what": "push+pop (python-chess) us", "value": round(push * 1e6, 2)})
     ours = _timeit(ours_key) / n - push
-    theirs = _timeit(pc_key) / n - push
-    emit({"bench": "speed", "what": "key: incremental Zobrist (play/undo overhead + key()) us",
+    emit({"bench": "speed", "what": "play/undo bookkeeping (key, eval, history) + key() us",
           "value": round(ours * 1e6, 2)})
-    emit({"bench": "speed", "what": "key: hash(board._transposition_key()) us",
-          "value": round(theirs * 1e6, 2), "ratio": round(theirs / ours, 2)})
+    theirs = _timeit(pc_key) / n
+    part = _timeit(zobrist_part) / n + _timeit(ours_key_read) / n
+    emit({"bench": "speed", "what": "key: hash(board._transposition_key()) per node us",
+          "value": round(theirs * 1e6, 2)})
+    emit({"bench": "speed", "what": "key: incremental Zobrist per node (XORs + EP test + read) us",
+          "value": round(part * 1e6, 2), "ratio": round(theirs / part, 2)})
     ours = _timeit(ours_rep) / n
     theirs = _timeit(pc_rep) / n
     emit({"bench": "speed", "what": "repetition: key scan us", "value": round(ours * 1e6, 2)})
@@ -283,9 +300,15 @@ def wac(sunfish: list[str], nodes: int, seconds: float, count: int) -> None:
 # ---- match ---------------------------------------------------------------------------------
 
 
-def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
+def elo(score: float) -> float | None:
+    """Elo difference for a score share (logistic model); None when it is 0 or 1 (unbounded)."""
+    if not 0 < score < 1:
+        return None
     return -400 * math.log10(1 / score - 1)
+
+
+def _rounded(value: float | None) -> int | None:
+    return None if value is None else round(value)
 
 
 def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> None:
@@ -334,9 +357,10 @@ def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> Non
             margin = 1.96 * math.sqrt(variance / n)
             emit({"bench": "match", "game": number + 1, "we_play": "white" if we_are_white
                   else "black", "opening": " ".join(opening), "result": verdict,
-                  "reason": reason, "plies": board.ply(), "W": wins, "D": draws, "L": losses,
-                  "score": round(score, 3), "elo": round(elo(score)),
-                  "elo_95": [round(elo(score - margin)), round(elo(score + margin))],
+                  "reason": reason, "plies": board.ply(), "final": board.fen(),
+                  "W": wins, "D": draws, "L": losses,
+                  "score": round(score, 3), "elo": _rounded(elo(score)),
+                  "elo_95": [_rounded(elo(score - margin)), _rounded(elo(score + margin))],
                   "seconds_per_move": seconds, "elapsed": round(time.perf_counter() - start),
                   "load": load_avg()})
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import chess
@@ -26,14 +27,21 @@ from tests.chess_support import epd_lines
 PERFT_LIMIT = 100_000  # leaf counts above this are left to bench/ (CI speed)
 
 
-def _perft_cases() -> list[tuple[str, int, int]]:
-    cases = []
+SLOW_PERFT_LIMIT = 5_000_000  # up to here only with SAKIYOMI_SLOW=1 (minutes)
+SLOW = [pytest.mark.slow,
+        pytest.mark.skipif(not os.environ.get("SAKIYOMI_SLOW"), reason="set SAKIYOMI_SLOW=1")]
+
+
+def _perft_cases() -> list[object]:
+    cases: list[object] = []
     for line in epd_lines("perft_cpw.epd"):
         fen, *fields = (part.strip() for part in line.split(";"))
         for field in fields:
             depth, count = field[1:].split()
             if int(count) <= PERFT_LIMIT:
                 cases.append((fen, int(depth), int(count)))
+            elif int(count) <= SLOW_PERFT_LIMIT:
+                cases.append(pytest.param(fen, int(depth), int(count), marks=SLOW))
     return cases
 
 

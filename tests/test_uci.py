@@ -157,6 +157,14 @@ def test_bad_input_gives_info_string_and_the_engine_keeps_running() -> None:
         .legal_moves}
 
 
+def test_undecodable_bytes_are_reported_not_fatal() -> None:
+    proc = subprocess.run(ENGINE, input=b"uci\n\xff\xfe\x80 junk\nisready\nquit\n",
+                          capture_output=True, timeout=60)
+    out = proc.stdout.decode("utf-8", "replace").splitlines()
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert any(line.startswith("info string") for line in out) and "readyok" in out
+
+
 def test_exactly_one_bestmove_per_go() -> None:
     out = _raw_session(["position startpos", "go depth 3", "go nodes 500", "go movetime 100",
                         "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5"], wait=2.0)

@@ -57,7 +57,17 @@ def test_illegal_move_keeps_the_legal_prefix() -> None:
     handler, _ = _handler()
     with pytest.raises(ProtocolError):
         handler.handle("position startpos moves e2e4 e7e5 e1e3")
+    assert handler.board is not None
     assert [m.uci() for m in handler.board.move_stack] == ["e2e4", "e7e5"]
+
+
+def test_go_after_a_rejected_fen_answers_bestmove_0000() -> None:
+    handler, stream = _handler()
+    with pytest.raises(ProtocolError):
+        handler.handle("position fen 8/8/8/4k3/8/8/8/Q3K3 w - - 0 1")  # Black is in check
+    handler.handle("go depth 1")
+    lines = stream.getvalue().splitlines()
+    assert lines[-1] == "bestmove 0000" and lines[-2].startswith("info string")
 
 
 def test_parse_go() -> None:

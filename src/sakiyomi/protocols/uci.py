@@ -12,6 +12,7 @@ the search), as the protocol requires.  Anything the engine cannot accept is ans
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import threading
 import time
@@ -78,7 +79,7 @@ class UciHandler:
 
     def __init__(self, output: Output) -> None:
         self.out = output
-        self.board = chess.Board()
+        self.board: chess.Board | None = chess.Board()
         self.hash_mb = DEFAULT_HASH_MB
         self.tt: TranspositionTable[chess.Move] = TranspositionTable.from_megabytes(self.hash_mb)
         self.multipv = 1
@@ -177,15 +178,22 @@ class UciHandler:
         try:
             self.board = parse_board(text)
         except GameError as exc:
-            # Keep the legal prefix of a move list, so a GUI's later 'go' still makes sense.
+            # A bad move list keeps its legal prefix, so a GUI's later 'go' still makes sense;
+            # after a bad FEN there is no position: 'go' answers 'bestmove 0000'.
             if "moves" in args and not str(exc).startswith(("bad FEN", "impossible")):
                 self.board = self._legal_prefix(args)
+            else:
+                self.board = None
             raise ProtocolError(str(exc)) from None
 
     def cmd_go(self, args: list[str]) -> None:
         """Start a search in the background with the given limits and clock."""
         params = parse_go(args)
         self._idle()
+        if self.board is None:
+            self.out.send("info string error: no valid position (the last FEN was rejected)")
+            self.out.send("bestmove 0000")
+            return
         board = self.board.copy()
         white = board.turn == chess.WHITE
         state = GoState(infinite=bool(params.get("infinite")), pondering=bool(params.get("ponder")))
@@ -350,7 +358,9 @@ class UciHandler:
 
 
 def serve_uci() -> int:
-    """Run the UCI loop on stdin/stdout."""
+    """Run the UCI loop on stdin/stdout (undecodable input bytes become U+FFFD, not a crash)."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     output = Output(sys.stdout)
     return serve(UciHandler(output), output)
 
