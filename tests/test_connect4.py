@@ -415,7 +415,7 @@ def test_cli_play_cpu_against_cpu_finishes() -> None:
 
 def test_perfect_agent_answers_a_human_and_refuses_a_full_column() -> None:
     out = sakiyomi("play", "connect4", "--first", "human", "--second", "cpu",
-                   "--position", "444444", stdin="4\n1\nquit\n")
+                   "--position", "444444", "--time", "0.2", stdin="4\n1\nquit\n")
     assert out.returncode == 0, out.stderr
     assert "refused" in out.stdout and "full" in out.stdout
     assert "cpu plays" in out.stdout
