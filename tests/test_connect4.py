@@ -172,7 +172,6 @@ def test_pons_sets_strong_and_weak(name: str, count: int | None, step: int) -> N
 
 @needs_data
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("SAKIYOMI_SLOW"), reason="minutes: set SAKIYOMI_SLOW=1")
 @pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R2"])
 def test_pons_slow_sets(name: str) -> None:
     for position, score in pons_lines(name):

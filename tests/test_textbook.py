@@ -171,3 +171,16 @@ def test_window_outside_value_returns_bound() -> None:
     assert textbook.alphabeta(game, alpha=5, beta=9).value <= 5
     assert textbook.alphabeta(game, alpha=-9, beta=-5).value >= -5
     assert textbook.alphabeta(game, alpha=-INF, beta=INF).value == 1
+
+
+@given(trees)
+def test_searcher_without_enhancements_visits_exactly_what_the_textbook_does(tree: Tree) -> None:
+    plain = SearchConfig(tt=False, ordering=False, pvs=False)
+    scout = SearchConfig(tt=False, ordering=False, pvs=True)
+    for config, reference in ((plain, textbook.alphabeta), (scout, textbook.negascout)):
+        searcher = Searcher(TreeGame(tree), config)
+        value = searcher.search(64)
+        expected = reference(TreeGame(tree))
+        assert value == expected.value
+        assert (searcher.stats.nodes, searcher.stats.leaves) == (expected.nodes, expected.leaves)
+        assert searcher.pv == expected.pv

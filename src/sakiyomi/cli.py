@@ -22,7 +22,7 @@ from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
-from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import analyze
@@ -61,6 +61,13 @@ def _moves_text(game: Game[Any], moves: Sequence[Any]) -> list[str]:
     return [game.move_to_text(m) for m in moves]
 
 
+def _watch(as_json: bool, game: Game[Any], label: str) -> Any:
+    """Live progress on a terminal (off with --json or when stdout is not a TTY)."""
+    from sakiyomi.viz.progress import Watch, interactive
+
+    return Watch(interactive(as_json), label, game.move_to_text)
+
+
 # ---- search ------------------------------------------------------------------------------
 
 
@@ -91,10 +98,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
         config = SearchConfig(tt=not args.no_tt)
-        searcher: Searcher[Any] = Searcher(game.copy(), config,
-                                           stop=StopSignal.from_limits(limits))
-        result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
-                     aspiration_delta=0)
+        with _watch(args.json, game, "searching") as watch:
+            searcher: Searcher[Any] = Searcher(game.copy(), config,
+                                               stop=watch.signal(limits))
+            result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
+                         aspiration_delta=0, on_info=watch.on_info)
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
@@ -127,12 +135,15 @@ def cmd_search(args: argparse.Namespace) -> int:
 # ---- solve -------------------------------------------------------------------------------
 
 
-def _solve_one(name: str, position: str, weak: bool, as_json: bool, engine: str = "auto") -> None:
+def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
+               engine: str = "auto") -> None:
     game = load(name, position)
     if game.outcome() is not None:
         raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
-    result = solve_game(game, weak=weak, engine=engine)  # compiled for kernel games
+    with _watch(as_json or batch, game, f"solving {position}") as watch:
+        # the compiled engine for kernel games (no live progress there)
+        result = solve_game(game, weak=weak, engine=engine, stop=watch.signal())
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
     value = result.value if weak else game_value(game, result.value, True)
     pv_text = _moves_text(game, result.pv)
@@ -152,16 +163,20 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, engine: str 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
-        _solve_one(args.game, args.position, args.weak, args.json, args.engine)
+        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine)
         return 0
+    from sakiyomi.viz.progress import batch, interactive
+
     status = 0
-    for number, line in enumerate(sys.stdin, 1):
+    bar = interactive(args.json) and not sys.stdin.isatty()
+    for number, line in enumerate(batch(sys.stdin, bar), 1):
         text = line.strip()
         if not text:
             continue
         position = text.split()[0]
         try:
-            _solve_one(args.game, position, args.weak, args.json, args.engine)
+            _solve_one(args.game, position, args.weak, args.json, batch=True,
+                       engine=args.engine)
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
@@ -179,11 +194,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     depth = None if args.exact or args.depth is None else args.depth
     if depth is None:  # exact: the compiled engine for kernel games
-        got = analyze_game(game, engine=args.engine)
+        with _watch(args.json, game, "analyzing") as watch:
+            got = analyze_game(game, engine=args.engine, stop=watch.signal())
         assert got is not None, "no node limit was set"
         values, nodes = got
     else:
-        values, nodes = analyze(game, depth)
+        with _watch(args.json, game, "analyzing") as watch:
+            values, nodes = analyze(game, depth, stop=watch.signal())
     seconds = time.perf_counter() - start
     solved = depth is None
     moves = [
@@ -343,8 +360,36 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--position")
     p.set_defaults(run=cmd_play)
 
+    p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
+    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--format", choices=("svg", "dot", "text"))
+    p.add_argument("-o", "--output")
+    p.add_argument("--max-nodes", type=_positive_int, default=20_000,
+                   help="refuse to record more nodes than this")
+    p.add_argument("--max-drawn", type=_positive_int, default=300,
+                   help="collapse subtrees beyond this many drawn nodes")
+    p.add_argument("--pruned-budget", type=_non_negative_int, default=2_000,
+                   help="positions below pruned moves to draw (0: the pruned moves only)")
+    p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
+
+    p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
+    p.add_argument("game", choices=games)
+    p.add_argument("position")
+    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
+    p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
+
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
+    p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
+    p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
+
+    p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
+    p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
 
     for register in extra:
         register(sub)

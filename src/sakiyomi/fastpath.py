@@ -68,12 +68,15 @@ def _stats(counters: dict[str, int]) -> SearchStats:
 
 
 def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
-               config: SearchConfig | None = None, with_pv: bool = True) -> SearchResult[Any]:
-    """``search.solve.solve`` on the compiled engine when it can run, else the Python one."""
+               config: SearchConfig | None = None, with_pv: bool = True,
+               stop: StopSignal | None = None) -> SearchResult[Any]:
+    """``search.solve.solve`` on the compiled engine when it can run, else the Python one
+    (``stop`` reaches only the Python engine: compiled code stops by node budgets).
+    """
     config = config if config is not None else solver_config(game)
     search = compiled_search(game, config, engine)
     if search is None:
-        return solve(game, config, weak=weak)
+        return solve(game, config, weak=weak, stop=stop)
     state = _state(search, game)
     stop = StopSignal()
     root = search.solve(state, weak=weak, with_pv=with_pv)
@@ -83,14 +86,15 @@ def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
 
 
 def analyze_game(game: Game[Any], engine: str = "auto", config: SearchConfig | None = None,
-                 node_limit: int | None = None) -> tuple[list[MoveValue[Any]], int] | None:
+                 node_limit: int | None = None, stop: StopSignal | None = None,
+                 ) -> tuple[list[MoveValue[Any]], int] | None:
     """Exact value of every legal move, best first, and the node count (as
     ``search.solve.analyze``); None if ``node_limit`` stopped the compiled search.
     """
     config = config if config is not None else solver_config(game)
     search = compiled_search(game, config, engine)
     if search is None:
-        return analyze(game, None, config)
+        return analyze(game, None, config, stop=stop)
     search.set_node_limit(node_limit)
     values = search.analyze(_state(search, game))
     search.set_node_limit(None)

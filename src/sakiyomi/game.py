@@ -187,6 +187,15 @@ class SearchShortcuts(Protocol[M_co]):
 
 
 @runtime_checkable
+class Checks(Protocol):
+    """A game with checks (chess, shogi): the searcher may extend checking lines one ply."""
+
+    def in_check(self) -> bool:
+        """True when the side to move is in check."""
+        ...
+
+
+@runtime_checkable
 class KernelGame(Protocol):
     """A game whose rules are kernels in ``sakiyomi.compiled`` (moves are ints), so the
     compiled search template can run it (DESIGN.md §5).
@@ -198,6 +207,46 @@ class KernelGame(Protocol):
 
     def kernel_state(self) -> tuple[int, ...]:
         """The current position as the kernel state's words (Python ints)."""
+        ...
+
+
+@runtime_checkable
+class NullMove(Protocol):
+    """A game where 'passing' is a sound probe for null-move pruning (not a legal move).
+
+    ``undo()`` must also take back a null move, so that an aborted search can unwind the path.
+    """
+
+    def play_null(self) -> None:
+        """Hand the move to the opponent without moving."""
+        ...
+
+    def undo_null(self) -> None:
+        """Take back ``play_null``."""
+        ...
+
+    def null_move_ok(self) -> bool:
+        """False where zugzwang makes passing unsound (e.g. only king and pawns left)."""
+        ...
+
+
+@runtime_checkable
+class TacticalMoves(Protocol[M_contra]):
+    """Tells captures/promotions apart: such moves are never reduced or futility-pruned."""
+
+    def is_tactical(self, move: M_contra) -> bool:
+        """True for a move that changes material (capture, promotion)."""
+        ...
+
+
+@runtime_checkable
+class CheckingMoves(Protocol[M_co]):
+    """A game with checks, for mate (tsume) search: the attacker may only play checking moves
+    and the defender answers with every legal move (``sakiyomi.search.dfpn``).
+    """
+
+    def checking_moves(self) -> Sequence[M_co]:
+        """The legal moves of the side to move that give check."""
         ...
 
 

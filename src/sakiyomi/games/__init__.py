@@ -34,6 +34,10 @@ GAMES: dict[str, GameInfo] = {
         GameInfo("nim", "sakiyomi.games.nim", "Nim, normal play: who takes the last object wins",
                  "3,4,5"),
         GameInfo("tictactoe", "sakiyomi.games.tictactoe", "tic-tac-toe (x moves first)", "start"),
+        GameInfo("shogi", "sakiyomi.games.shogi", "shogi (cshogi rules; SFEN/startpos, USI moves)",
+                 "startpos", extra="shogi"),
+        GameInfo("chess", "sakiyomi.games.chess", "chess (python-chess rules; FEN or startpos)",
+                 "startpos", extra="chess"),
         GameInfo("connect4", "sakiyomi.games.connect4",
                  "Connect Four 7x6 (Pons's notation; WxH: for other sizes)", "start"),
     )

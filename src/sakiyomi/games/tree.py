@@ -1,8 +1,10 @@
 """Explicit game trees (the seeds' worked examples) and seeded random trees for tests.
 
-POSITION is a nested JSON list of integers.  By default a leaf is scored for the side to move
-at that leaf (NegaMax convention, seed 000); with the prefix ``max:`` leaves are scored for the
-first player (MinMax convention, seeds 002-004).  Moves are child indices (0-based).
+POSITION is a nested JSON list of integers (or ``random:B,D,SEED``, a seeded uniform random
+tree with leaves in -99..99, the same as ``random_tree(B, D, SEED)``).  By default a leaf is
+scored for the side to move at that leaf (NegaMax convention, seed 000); with the prefix
+``max:`` leaves are scored for the first player (MinMax convention, seeds 002-004).
+Moves are child indices (0-based).
 """
 
 from __future__ import annotations
@@ -133,7 +135,15 @@ def parse_tree(text: str) -> tuple[Tree, bool]:
 
 
 def from_position(name: str, text: str) -> TreeGame:
-    """Registry entry point."""
+    """Registry entry point; ``random:B,D,SEED`` is a seeded uniform random tree."""
+    if text.strip().startswith("random:"):
+        parts = text.strip()[7:].split(",")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+            raise PositionError(f"random tree must be 'random:B,D,SEED' (integers), not {text!r}")
+        branching, depth, seed = (int(p) for p in parts)
+        if not 1 <= branching <= 32 or not 0 <= depth <= 12 or branching**depth > 10**6:
+            raise PositionError("random tree too large: need B ≤ 32, D ≤ 12, B^D ≤ 1,000,000")
+        return TreeGame(random_tree(branching, depth, seed))
     tree, first_player = parse_tree(text)
     return TreeGame(tree, first_player)
 

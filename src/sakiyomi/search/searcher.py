@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
 from sakiyomi.game import (
+    Checks,
     Game,
     MoveHints,
     NoisyMoves,
+    NullMove,
     RepetitionRules,
     SearchShortcuts,
+    TacticalMoves,
     is_acyclic,
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
-from sakiyomi.score import INF, MAX_PLY, from_tt, to_tt
+from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, to_tt
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
@@ -54,6 +57,17 @@ class SearchConfig:
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
+    # Selective search (chess-style); all off by default so other games' node counts stay put.
+    # Each needs a game capability (game.py) and is ignored without it.
+    check_extension: bool = False  # Checks: a move that gives check is searched one ply deeper
+    null_move: bool = False  # NullMove: pass at non-PV nodes; if still >= beta, cut
+    null_move_reduction: int = 2  # R (one more from depth 7 on)
+    null_move_min_depth: int = 3
+    lmr: bool = False  # TacticalMoves + Checks: reduce late quiet moves by a ply, re-search
+    lmr_min_depth: int = 3
+    lmr_min_moves: int = 3  # the first moves searched are never reduced
+    futility: bool = False  # TacticalMoves + Checks: skip quiet moves that cannot reach alpha
+    futility_margins: tuple[int, ...] = (0, 200, 450)  # by remaining depth; beyond: no pruning
 
 
 class Searcher(Generic[M]):
@@ -92,6 +106,16 @@ class Searcher(Generic[M]):
         self._shortcuts = (
             cast(SearchShortcuts[M], game) if isinstance(game, SearchShortcuts) else None
         )
+        self._checks = game if isinstance(game, Checks) else None
+        self._nuller = game if config.null_move and isinstance(game, NullMove) else None
+        tactical = game if isinstance(game, TacticalMoves) else None
+        self._tactical = tactical if self._checks is not None else None
+        self._extend = config.check_extension and self._checks is not None
+        self._lmr = config.lmr and config.pvs and self._tactical is not None
+        self._futility = config.futility and self._tactical is not None
+        self._selective = self._extend or self._lmr or self._futility
+        self._needs_check = self._selective or self._nuller is not None
+        self._root_depth = 0
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         self._history_keys = tuple(history)
         self._path = PathHistory(self._history_keys)
@@ -116,6 +140,7 @@ class Searcher(Generic[M]):
         self.root_best_move = None
         self.hit_horizon = False
         self._ply = 0
+        self._root_depth = depth
         self._next_poll = self.stats.nodes + self.config.check_every
         try:
             return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
@@ -218,6 +243,26 @@ class Searcher(Generic[M]):
                 tracer.leave(ply, value, Bound.EXACT)
             return value
 
+        # 3b. Selective search at non-PV nodes: null move, then futility (config switches).
+        # (pv_node: the caller's window, set in step 1b.)
+        in_check = self._checks.in_check() if self._needs_check and self._checks else False
+        futile_value: int | None = None
+        if not pv_node and not in_check and ply > 0:
+            nuller = self._nuller
+            if (nuller is not None and via is not None and depth >= self.config.null_move_min_depth
+                    and beta < INF and not is_decisive(beta) and game.evaluate() >= beta
+                    and nuller.null_move_ok()):
+                value = self._null_search(nuller, depth, beta, ply, key)
+                if value >= beta:
+                    if tracing:
+                        tracer.leave(ply, value, Bound.LOWER)
+                    return value
+            margins = self.config.futility_margins
+            if self._futility and depth < len(margins) and not is_decisive(alpha):
+                static = game.evaluate() + margins[depth]
+                if static <= alpha:
+                    futile_value = static
+
         # 4. Move ordering.
         moves = game.legal_moves() if shortcuts is None else shortcuts.search_moves()
         if self._ordering:
@@ -236,16 +281,40 @@ class Searcher(Generic[M]):
         outer_horizon = self.hit_horizon
         self.hit_horizon = False
         for i, move in enumerate(moves):
+            new_depth = depth - 1
+            reduction = 0
+            quiet = False
+            if self._selective:
+                assert self._checks is not None
+                quiet = self._tactical is not None and not self._tactical.is_tactical(move)
             game.play(move)
+            if self._selective:
+                assert self._checks is not None
+                gives_check = self._checks.in_check()
+                if gives_check and self._extend and ply < 2 * self._root_depth:
+                    new_depth += 1
+                elif quiet and not gives_check and i > 0:
+                    if futile_value is not None:  # cannot reach alpha: skip, bound the value
+                        game.undo()
+                        self.hit_horizon = True
+                        if futile_value > best:
+                            best = futile_value
+                        continue
+                    if (self._lmr and not in_check and i >= self.config.lmr_min_moves
+                            and depth >= self.config.lmr_min_depth
+                            and move not in self.orderer.killers[ply]):
+                        reduction = 1 if i < 8 or depth < 6 else 2
             if i == 0 or not pvs:
-                value = -self._search(depth - 1, -beta, -a, ply + 1, move)
+                value = -self._search(new_depth, -beta, -a, ply + 1, move)
             else:
-                value = -self._search(depth - 1, -a - 1, -a, ply + 1, move)
+                value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                if reduction and value > a:
+                    value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
                 if a < value < beta:
                     stats.researches += 1
                     if tracing:
                         tracer.research(ply + 1, move)
-                    value = -self._search(depth - 1, -beta, -a, ply + 1, move)
+                    value = -self._search(new_depth, -beta, -a, ply + 1, move)
             game.undo()
             if value > best:
                 best = value
@@ -263,7 +332,7 @@ class Searcher(Generic[M]):
                             self.orderer.record_cutoff(move, ply, depth)
                         if tracing:
                             tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
-                                          len(moves) - i - 1)
+                                          moves[i + 1:])
                         break
         if path_check:
             self._path.pop(key)
@@ -278,6 +347,29 @@ class Searcher(Generic[M]):
         if tracing:
             tracer.leave(ply, best, bound)
         return best
+
+    def _null_search(self, nuller: NullMove, depth: int, beta: int, ply: int, key: int) -> int:
+        """Null-move probe: the opponent moves twice, searched R plies shallower with a null
+        window at beta.  A fail high is returned as a lower bound (mate scores are not trusted
+        through a pass) and stored in the TT.
+        """
+        reduction = self.config.null_move_reduction + (1 if depth >= 7 else 0)
+        if self._path_check:
+            self._path.push(key)
+        nuller.play_null()
+        outer_horizon = self.hit_horizon
+        value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+        nuller.undo_null()
+        if self._path_check:
+            self._path.pop(key)
+        self.hit_horizon = outer_horizon
+        if value >= beta:
+            self.hit_horizon = True  # a pass is not a move: never store this as solved
+            if is_win(value):
+                value = beta
+            if self.tt is not None:
+                self.tt.store(key, depth, to_tt(value, ply), Bound.LOWER, None)
+        return value
 
     def _presort(self, moves: list[M], tt_move: M | None, ply: int, key: int) -> list[M]:
         """Seed 003: a shallow full-window search of every move, then sort by its values."""

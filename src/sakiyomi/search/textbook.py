@@ -8,7 +8,7 @@ root included; leaves = positions scored without expanding them).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -59,10 +59,10 @@ class _Walk(Generic[M]):
             self.tracer.leave(ply, value, bound)
         return value
 
-    def cut(self, ply: int, kind: str, pruned: int) -> None:
-        """Report a cut-off."""
+    def cut(self, ply: int, kind: str, moves: Sequence[M], searched: int) -> None:
+        """Report a cut-off after ``searched`` of ``moves``: the rest are pruned."""
         if self.tracer.enabled:
-            self.tracer.cutoff(ply, kind, pruned)
+            self.tracer.cutoff(ply, kind, moves[searched:])
 
     def static(self, depth: int, ply: int) -> int | None:
         """Leaf value for the side to move, or None if the node must be expanded."""
@@ -174,7 +174,7 @@ def alphabeta_minmax(
                     if v > a:
                         a, line = v, (move, *sub)
                 if a >= b:
-                    walk.cut(ply, "beta", len(moves) - i - 1)  # the minimiser will avoid this
+                    walk.cut(ply, "beta", moves, i + 1)  # the minimiser will avoid this
                     break
             result = best if fail_soft else a
         else:
@@ -188,7 +188,7 @@ def alphabeta_minmax(
                     if v < b:
                         b, line = v, (move, *sub)
                 if a >= b:
-                    walk.cut(ply, "alpha", len(moves) - i - 1)  # the maximiser will avoid this
+                    walk.cut(ply, "alpha", moves, i + 1)  # the maximiser will avoid this
                     break
             result = best if fail_soft else b
         return walk.leave(ply, result, a0, b0), line
@@ -229,7 +229,7 @@ def alphabeta(
                 if v > a:
                     a, line = v, (move, *sub)
             if a >= b:
-                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", len(moves) - i - 1)
+                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", moves, i + 1)
                 break
         result = best if fail_soft else a
         return walk.leave(ply, result, alpha0, b), line
@@ -275,7 +275,7 @@ def negascout(
                 if v > a:
                     a, line = v, (move, *sub)
             if a >= b:
-                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", len(moves) - i - 1)
+                walk.cut(ply, "beta" if ply % 2 == 0 else "alpha", moves, i + 1)
                 break
         return walk.leave(ply, best, alpha0, b), line
 
@@ -310,11 +310,11 @@ def and_or(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) ->
             won, sub = node(depth - 1, ply + 1, move)
             game.undo()
             if is_or and won:  # OR: this move wins
-                walk.cut(ply, "beta", len(moves) - i - 1)
+                walk.cut(ply, "beta", moves, i + 1)
                 walk.leave(ply, 1, 0, 1)
                 return True, (move, *sub)
             if not is_or and not won:  # AND: this reply escapes
-                walk.cut(ply, "alpha", len(moves) - i - 1)
+                walk.cut(ply, "alpha", moves, i + 1)
                 walk.leave(ply, 0, 0, 1)
                 return False, ()
             if not is_or and not line:

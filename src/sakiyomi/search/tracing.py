@@ -6,6 +6,7 @@ Searchers hold a tracer and call it only when ``tracer.enabled`` is true, so the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from sakiyomi.tt import Bound
@@ -24,8 +25,10 @@ class Tracer(Protocol):
         """The node returns ``value``; ``bound``: exact, or a lower or an upper bound."""
         ...
 
-    def cutoff(self, ply: int, kind: str, pruned: int) -> None:
-        """A cut-off ('alpha' or 'beta' cut, in MinMax terms) skips ``pruned`` sibling moves."""
+    def cutoff(self, ply: int, kind: str, pruned: Sequence[object]) -> None:
+        """A cut-off ('alpha' or 'beta' cut, in MinMax terms) at the node at ``ply``: the moves
+        in ``pruned`` (in the order they would have been searched) are skipped.
+        """
         ...
 
     def tt_hit(self, ply: int, value: int, bound: Bound) -> None:
@@ -48,7 +51,7 @@ class NullTracer:
     def leave(self, ply: int, value: int, bound: Bound) -> None:
         """No-op."""
 
-    def cutoff(self, ply: int, kind: str, pruned: int) -> None:
+    def cutoff(self, ply: int, kind: str, pruned: Sequence[object]) -> None:
         """No-op."""
 
     def tt_hit(self, ply: int, value: int, bound: Bound) -> None:

@@ -1,0 +1,375 @@
+"""Chess benchmark: speed of the adapter, what each search technique is worth, WAC vs sunfish,
+and a match against sunfish.  Not a test: it prints one JSON line per measurement.
+
+    python bench/chess.py setup              # sunfish from PyPI into its own venv (scratch dir)
+    python bench/chess.py speed              # key and repetition costs, nps
+    python bench/chess.py techniques         # nodes to fixed depth + WAC solved, per switch
+    python bench/chess.py wac                # WAC 1-200, fixed nodes and fixed time, vs sunfish
+    python bench/chess.py match --games 100  # equal time per move, openings x both colours
+
+sunfish (PyPI package ``sunfish``, a UCI engine as ``sunfish-uci``) pins an older python-chess,
+so it lives in its own venv under ``--scratch`` (default /tmp/sakiyomi-bench); both engines are
+driven as UCI subprocesses through python-chess's ``chess.engine`` in the same run.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)  # run as a script, this file (chess.py) would shadow python-chess
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import chess
+import chess.engine
+
+from sakiyomi.games.chess import ChessGame
+from sakiyomi.protocols.chess_engine import CHESS_CONFIG
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.searcher import SearchConfig, Searcher
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "chess"
+OURS = [sys.executable, "-m", "sakiyomi", "uci"]
+
+# Opening lines (UCI moves) for the match: common first moves of main openings, each played
+# once with either colour.
+OPENINGS = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",  # Italian
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6",  # Sicilian Najdorf
+    "e2e4 c7c5 b1c3 b8c6 g2g3",  # Closed Sicilian
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",  # French
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",  # Caro-Kann advance
+    "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6",  # Pirc
+    "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",  # Scandinavian
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",  # Queen's Gambit Declined
+    "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6",  # Queen's Gambit Accepted
+    "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6",  # Slav
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6",  # King's Indian
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",  # Nimzo-Indian
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",  # Queen's Indian
+    "d2d4 g8f6 c2c4 c7c5 d4d5 b7b5",  # Benko
+    "c2c4 e7e5 b1c3 g8f6 g1f3 b8c6",  # English
+    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",  # Reti
+    "d2d4 f7f5 g2g3 g8f6 f1g2 e7e6",  # Dutch
+    "e2e4 e7e5 f2f4 e5f4 g1f3",  # King's Gambit
+    "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6",  # Petrov
+    "e2e4 g7g6 d2d4 f8g7 b1c3 d7d6",  # Modern
+    "d2d4 d7d5 c1f4 g8f6 e2e3 c7c5",  # London
+    "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6",  # Sicilian Taimanov
+    "e2e4 e7e5 b1c3 g8f6 f2f4 d7d5",  # Vienna
+    "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6",  # Symmetrical English
+]
+
+
+def emit(record: dict[str, object]) -> None:
+    print(json.dumps(record), flush=True)
+
+
+def load_avg() -> float:
+    return os.getloadavg()[0]
+
+
+# ---- setup ---------------------------------------------------------------------------------
+
+
+def sunfish_command(scratch: Path) -> list[str]:
+    return [str(scratch / "sunfish-venv" / "bin" / "sunfish-uci")]
+
+
+def setup(scratch: Path) -> list[str]:
+    """Install sunfish from PyPI into its own venv (it pins its own python-chess)."""
+    command = sunfish_command(scratch)
+    if not Path(command[0]).exists():
+        venv = scratch / "sunfish-venv"
+        scratch.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "sunfish"], check=True)
+    version = subprocess.run(
+        [str(scratch / "sunfish-venv" / "bin" / "pip"), "show", "sunfish"],
+        capture_output=True, text=True, check=True).stdout.split("\n")[1]
+    emit({"bench": "setup", "sunfish": version, "command": command})
+    return command
+
+
+# ---- speed -----------------------------------------------------------------------------------
+
+
+def _positions(n: int, seed: int = 7) -> list[chess.Board]:
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < n:
+        board = chess.Board()
+        for _ in range(rng.randint(10, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            boards.append(board)
+    return boards
+
+
+def _timeit(fn: Callable[[], object], repeat: int = 5) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def speed() -> None:
+    """Cost per node of the things the adapter keeps incrementally, against python-chess."""
+    boards = _positions(200)
+    games = [ChessGame(b) for b in boards]
+    moves = [next(iter(b.legal_moves)) for b in boards]
+
+    def ours_key() -> None:
+        for game, move in zip(games, moves, strict=True):
+            game.play(move)
+            game.key()
+            game.undo()
+
+    def pc_key() -> None:
+        for board, move in zip(boards, moves, strict=True):
+            board.push(move)
+            hash(board._transposition_key())
+            board.pop()
+
+    def pc_push() -> None:
+        for board, move in zip(boards, moves, strict=True):
+            board.push(move)
+            board.pop()
+
+    def ours_rep() -> None:
+        for game in games:
+            game.repetition_value(1)
+
+    def pc_rep() -> None:
+        for board in boards:
+            board.is_repetition(2)
+
+    def ours_eval() -> None:
+        for game in games:
+            game.evaluate()
+
+    n = len(boards)
+    push = _timeit(pc_push) / n
+    emit({"bench": "speed", "what": "push+pop (python-chess) us", "value": round(push * 1e6, 2)})
+    ours = _timeit(ours_key) / n - push
+    theirs = _timeit(pc_key) / n - push
+    emit({"bench": "speed", "what": "key: incremental Zobrist (play/undo overhead + key()) us",
+          "value": round(ours * 1e6, 2)})
+    emit({"bench": "speed", "what": "key: hash(board._transposition_key()) us",
+          "value": round(theirs * 1e6, 2), "ratio": round(theirs / ours, 2)})
+    ours = _timeit(ours_rep) / n
+    theirs = _timeit(pc_rep) / n
+    emit({"bench": "speed", "what": "repetition: key scan us", "value": round(ours * 1e6, 2)})
+    emit({"bench": "speed", "what": "repetition: board.is_repetition(2) us",
+          "value": round(theirs * 1e6, 2), "ratio": round(theirs / ours, 2)})
+    emit({"bench": "speed", "what": "evaluate (incremental PeSTO) us",
+          "value": round(_timeit(ours_eval) / n * 1e6, 2)})
+    wac = _wac()[:20]
+    nodes = 0
+    start = time.perf_counter()
+    for board, _, _ in wac:
+        result = run(Searcher(ChessGame(board), CHESS_CONFIG), Limits(depth=4))
+        nodes += result.stats.nodes
+    seconds = time.perf_counter() - start
+    emit({"bench": "speed", "what": "search nps (WAC 1-20, depth 4, CHESS_CONFIG)",
+          "nodes": nodes, "seconds": round(seconds, 2), "nps": int(nodes / seconds),
+          "load": load_avg()})
+
+
+# ---- techniques ----------------------------------------------------------------------------
+
+
+def _wac() -> list[tuple[chess.Board, list[chess.Move], str]]:
+    suite = []
+    for line in (DATA / "wac_001-200.epd").read_text().splitlines():
+        if line.strip():
+            board, ops = chess.Board.from_epd(line)
+            best = [m for m in ops["bm"] if isinstance(m, chess.Move)]  # type: ignore[union-attr]
+            suite.append((board, best, str(ops["id"])))
+    return suite
+
+
+TECHNIQUES: dict[str, SearchConfig] = {
+    "all (CHESS_CONFIG)": CHESS_CONFIG,
+    "no check extension": replace(CHESS_CONFIG, check_extension=False),
+    "no null move": replace(CHESS_CONFIG, null_move=False),
+    "no LMR": replace(CHESS_CONFIG, lmr=False),
+    "no futility": replace(CHESS_CONFIG, futility=False),
+    "no killers/history": replace(CHESS_CONFIG, killers=False, history=False),
+    "no quiescence": replace(CHESS_CONFIG, quiescence=False),
+    "none of the four": replace(CHESS_CONFIG, check_extension=False, null_move=False,
+                                lmr=False, futility=False),
+}
+
+
+def techniques(depth: int, positions: int, node_budget: int, aspiration: int) -> None:
+    """Nodes to a fixed depth and WAC solved at a fixed node budget, each switch turned off."""
+    suite = _wac()[:positions]
+    for name, config in TECHNIQUES.items():
+        nodes = solved_depth = solved_nodes = 0
+        start = time.perf_counter()
+        for board, best, _ in suite:
+            result = run(Searcher(ChessGame(board), config), Limits(depth=depth),
+                         aspiration_delta=aspiration)
+            nodes += result.stats.nodes
+            solved_depth += result.best_move in best
+        seconds = time.perf_counter() - start
+        for board, best, _ in suite:
+            signal = StopSignal(nodes=node_budget)
+            result = run(Searcher(ChessGame(board), config, stop=signal), Limits(nodes=node_budget),
+                         aspiration_delta=aspiration)
+            solved_nodes += result.best_move in best
+        emit({"bench": "techniques", "config": name, "positions": len(suite), "depth": depth,
+              "nodes_to_depth": nodes, "seconds": round(seconds, 1),
+              "solved_at_depth": solved_depth, f"solved_at_{node_budget}_nodes": solved_nodes,
+              "load": load_avg()})
+    for delta in (0, aspiration):
+        nodes = 0
+        for board, _, _ in suite:
+            result = run(Searcher(ChessGame(board), CHESS_CONFIG), Limits(depth=depth),
+                         aspiration_delta=delta)
+            nodes += result.stats.nodes
+        emit({"bench": "techniques", "config": f"aspiration delta {delta}", "depth": depth,
+              "nodes_to_depth": nodes})
+
+
+# ---- WAC vs sunfish ------------------------------------------------------------------------
+
+
+def wac(sunfish: list[str], nodes: int, seconds: float, count: int) -> None:
+    """WAC 1-count with the same node budget and the same time per move for both engines."""
+    suite = _wac()[:count]
+    for label, limit in (("nodes", chess.engine.Limit(nodes=nodes)),
+                         ("time", chess.engine.Limit(time=seconds))):
+        solved: dict[str, int] = {}
+        missed: dict[str, list[str]] = {}
+        load_before = load_avg()
+        for name, command in (("sakiyomi", OURS), ("sunfish", sunfish)):
+            engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
+            solved[name] = 0
+            missed[name] = []
+            try:
+                for board, best, ident in suite:
+                    result = engine.play(board, limit, game=ident)
+                    if result.move in best:
+                        solved[name] += 1
+                    else:
+                        missed[name].append(ident)
+            finally:
+                engine.quit()
+        emit({"bench": "wac", "budget": f"{nodes} nodes" if label == "nodes"
+              else f"{seconds}s per move", "positions": len(suite), "solved": solved,
+              "load": [load_before, load_avg()], "missed": missed})
+
+
+# ---- match ---------------------------------------------------------------------------------
+
+
+def elo(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> None:
+    """Games at equal time per move, each opening with both colours; W/D/L and Elo ± 95%."""
+    wins = draws = losses = 0
+    ours = chess.engine.SimpleEngine.popen_uci(OURS, timeout=60)
+    theirs = chess.engine.SimpleEngine.popen_uci(sunfish, timeout=60)
+    limit = chess.engine.Limit(time=seconds)
+    start = time.perf_counter()
+    try:
+        for number in range(games):
+            opening = OPENINGS[(number // 2) % len(OPENINGS)].split()
+            we_are_white = number % 2 == 0
+            board = chess.Board()
+            for text in opening:
+                board.push_uci(text)
+            reason = ""
+            while True:
+                outcome = board.outcome(claim_draw=True)
+                if outcome is not None:
+                    winner = outcome.winner
+                    reason = outcome.termination.name.lower()
+                    break
+                if board.ply() >= max_plies:
+                    winner, reason = None, "ply limit"
+                    break
+                engine = ours if (board.turn == chess.WHITE) == we_are_white else theirs
+                result = engine.play(board, limit, game=number)
+                if result.move is None:
+                    winner, reason = (not board.turn), "no move"
+                    break
+                board.push(result.move)
+            if winner is None:
+                draws += 1
+                verdict = "draw"
+            elif (winner == chess.WHITE) == we_are_white:
+                wins += 1
+                verdict = "win"
+            else:
+                losses += 1
+                verdict = "loss"
+            n = wins + draws + losses
+            score = (wins + 0.5 * draws) / n
+            variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2
+                        + losses * score ** 2) / n
+            margin = 1.96 * math.sqrt(variance / n)
+            emit({"bench": "match", "game": number + 1, "we_play": "white" if we_are_white
+                  else "black", "opening": " ".join(opening), "result": verdict,
+                  "reason": reason, "plies": board.ply(), "W": wins, "D": draws, "L": losses,
+                  "score": round(score, 3), "elo": round(elo(score)),
+                  "elo_95": [round(elo(score - margin)), round(elo(score + margin))],
+                  "seconds_per_move": seconds, "elapsed": round(time.perf_counter() - start),
+                  "load": load_avg()})
+    finally:
+        ours.quit()
+        theirs.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("setup", "speed", "techniques", "wac", "match", "all"))
+    parser.add_argument("--scratch", type=Path, default=Path("/tmp/sakiyomi-bench"))
+    parser.add_argument("--depth", type=int, default=5)
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--nodes", type=int, default=10_000)
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per move")
+    parser.add_argument("--count", type=int, default=200, help="WAC positions")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--aspiration", type=int, default=40)
+    args = parser.parse_args()
+    emit({"bench": "machine", "cpus": os.cpu_count(), "load": load_avg(),
+          "python": sys.version.split()[0], "python_chess": chess.__version__})
+    if args.what in ("speed", "all"):
+        speed()
+    if args.what in ("techniques", "all"):
+        techniques(args.depth, args.positions, args.nodes, args.aspiration)
+    if args.what in ("setup", "wac", "match", "all"):
+        sunfish = setup(args.scratch)
+        if args.what in ("wac", "all"):
+            wac(sunfish, args.nodes, args.time, args.count)
+        if args.what in ("match", "all"):
+            match(sunfish, args.games, args.time, args.max_plies)
+
+
+if __name__ == "__main__":
+    main()

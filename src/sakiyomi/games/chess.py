@@ -1,0 +1,383 @@
+"""Chess over python-chess's ``chess.Board``: push/pop in place, an incremental key and evaluation.
+
+Rules (move generation, legality, check, castling, en passant) are python-chess's.  What the
+search needs fast, and python-chess does not keep incrementally, lives here and is updated in
+``play``/``undo`` from the move alone:
+
+* a 64-bit Zobrist key (pieces, side, castling rights, and the en-passant file only when a pawn
+  could take there), so no per-node hashing of the whole board (bench/chess.py measures it
+  against ``hash(board._transposition_key())``);
+* the key history of the game and the search line, with the start of the current run of
+  reversible moves, so repetitions are found by scanning a few keys instead of python-chess's
+  history replays (``is_repetition`` pops and re-pushes the move stack);
+* the tapered piece-square evaluation (PeSTO numbers, see ``chess_pst``): middlegame and endgame
+  sums and the game phase.
+
+Draw rules on the search path (``RepetitionRules``): a position that already occurred since the
+last irreversible move scores a draw, and so does the 50-move rule; ``outcome`` reports what ends
+a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefold repetition).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Self
+
+import chess
+
+from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.chess_pst import (
+    EG_TABLES,
+    EG_VALUE,
+    MG_TABLES,
+    MG_VALUE,
+    PHASE_TOTAL,
+    PHASE_WEIGHT,
+)
+
+_BB = chess.BB_SQUARES
+_PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
+_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
+_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+
+
+def _tables() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+    """[colour][piece type][square] material + PST values, White's view (Black's negated)."""
+    mg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+    eg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+    for piece in range(1, 7):
+        for sq in range(64):
+            white_index = sq ^ 56  # the published tables start at a8
+            mg[1][piece][sq] = MG_VALUE[piece - 1] + MG_TABLES[piece - 1][white_index]
+            eg[1][piece][sq] = EG_VALUE[piece - 1] + EG_TABLES[piece - 1][white_index]
+            mg[0][piece][sq] = -(MG_VALUE[piece - 1] + MG_TABLES[piece - 1][sq])
+            eg[0][piece][sq] = -(EG_VALUE[piece - 1] + EG_TABLES[piece - 1][sq])
+    return mg, eg
+
+
+_MG, _EG = _tables()
+_PHASE = (0, *PHASE_WEIGHT)  # indexed by python-chess piece type (1..6)
+_rng = random.Random(0x5A81_0001)  # fixed seed: keys are the same in every process
+_Z: list[list[list[int]]] = [[[_rng.getrandbits(64) for _ in range(64)] for _ in range(7)]
+                             for _ in range(2)]
+_Z_SIDE = _rng.getrandbits(64)
+_Z_CASTLE = {sq: _rng.getrandbits(64) for sq in _CORNERS}
+_Z_EP = [_rng.getrandbits(64) for _ in range(8)]
+
+# Ordering values (MVV-LVA): victim value first, attacker as the tie-break.
+_ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
+
+
+def _castle_key(rights: int) -> int:
+    key = 0
+    for sq in _CORNERS:
+        if rights & _BB[sq]:
+            key ^= _Z_CASTLE[sq]
+    return key
+
+
+class ChessGame:
+    """A chess position and its history over ``chess.Board`` (standard chess)."""
+
+    ACYCLIC = False
+
+    def __init__(self, board: chess.Board | None = None) -> None:
+        """Start from ``board`` (its move stack is replayed once to know the key history)."""
+        start = board.root() if board is not None else chess.Board()
+        self.board = start
+        self._kb, self._mg, self._eg, self._phase = self._from_scratch()
+        self._keys = [self._full_key()]
+        self._resets = [0]
+        self._saved: list[tuple[int, int, int, int]] = []
+        self._moves: list[chess.Move] | None = None
+        self._check: bool | None = None
+        if board is not None:
+            for move in board.move_stack:
+                self.play(move)
+
+    def _from_scratch(self) -> tuple[int, int, int, int]:
+        """Key (without en passant), mg, eg and phase computed from the whole board."""
+        b = self.board
+        kb = mg = eg = phase = 0
+        for sq, piece in b.piece_map().items():
+            c = int(piece.color)
+            kb ^= _Z[c][piece.piece_type][sq]
+            mg += _MG[c][piece.piece_type][sq]
+            eg += _EG[c][piece.piece_type][sq]
+            phase += _PHASE[piece.piece_type]
+        if b.turn == chess.BLACK:
+            kb ^= _Z_SIDE
+        kb ^= _castle_key(b.castling_rights)
+        return kb, mg, eg, phase
+
+    def _full_key(self) -> int:
+        b = self.board
+        ep = b.ep_square
+        if ep is not None and b.pawns & b.occupied_co[b.turn] & _PAWN_ATTACKS[not b.turn][ep]:
+            return self._kb ^ _Z_EP[ep & 7]
+        return self._kb
+
+    # ---- Game protocol -------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Player:
+        return Player.FIRST if self.board.turn == chess.WHITE else Player.SECOND
+
+    def legal_moves(self) -> Sequence[chess.Move]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = list(self.board.generate_legal_moves())
+        return moves
+
+    def play(self, move: chess.Move) -> None:
+        b = self.board
+        frm, to, promotion = move.from_square, move.to_square, move.promotion
+        c = int(b.turn)
+        piece = b.piece_type_at(frm)
+        assert piece is not None, "play() needs a legal move"
+        self._saved.append((self._kb, self._mg, self._eg, self._phase))
+        mgt, egt, zt = _MG[c], _EG[c], _Z[c]
+        kb = self._kb ^ zt[piece][frm] ^ _Z_SIDE
+        mg = self._mg - mgt[piece][frm]
+        eg = self._eg - egt[piece][frm]
+        phase = self._phase
+        placed = piece
+        if promotion:
+            placed = promotion
+            phase += _PHASE[promotion]
+        kb ^= zt[placed][to]
+        mg += mgt[placed][to]
+        eg += egt[placed][to]
+        o = 1 - c
+        irreversible = piece == _PAWN
+        if b.occupied_co[o] & _BB[to]:
+            victim = b.piece_type_at(to)
+            assert victim is not None
+            kb ^= _Z[o][victim][to]
+            mg -= _MG[o][victim][to]
+            eg -= _EG[o][victim][to]
+            phase -= _PHASE[victim]
+            irreversible = True
+        elif piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
+            cap = to - 8 if c else to + 8
+            kb ^= _Z[o][_PAWN][cap]
+            mg -= _MG[o][_PAWN][cap]
+            eg -= _EG[o][_PAWN][cap]
+        elif piece == _KING and abs(to - frm) == 2:
+            rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+            kb ^= zt[chess.ROOK][rook_from] ^ zt[chess.ROOK][rook_to]
+            mg += mgt[chess.ROOK][rook_to] - mgt[chess.ROOK][rook_from]
+            eg += egt[chess.ROOK][rook_to] - egt[chess.ROOK][rook_from]
+        rights = b.castling_rights
+        b.push(move)
+        if b.castling_rights != rights:
+            kb ^= _castle_key(rights) ^ _castle_key(b.castling_rights)
+            irreversible = True
+        self._kb, self._mg, self._eg, self._phase = kb, mg, eg, phase
+        self._moves = None
+        self._check = None
+        n = len(self._keys)
+        self._keys.append(self._full_key())
+        self._resets.append(n if irreversible else self._resets[n - 1])
+
+    def undo(self) -> None:
+        self.board.pop()
+        self._kb, self._mg, self._eg, self._phase = self._saved.pop()
+        self._keys.pop()
+        self._resets.pop()
+        self._moves = None
+        self._check = None
+
+    def outcome(self) -> Outcome | None:
+        b = self.board
+        if not (b.pawns | b.rooks | b.queens) and b.is_insufficient_material():
+            return Outcome(None, "insufficient material")
+        if self.in_check():
+            if not self.legal_moves():
+                return Outcome(Player.SECOND if b.turn else Player.FIRST, "checkmate")
+        elif self._moves is not None:
+            if not self._moves:
+                return Outcome(None, "stalemate")
+        elif next(iter(b.generate_legal_moves()), None) is None:
+            self._moves = []
+            return Outcome(None, "stalemate")
+        if b.halfmove_clock >= 150:
+            return Outcome(None, "75-move rule")
+        n = len(self._keys) - 1
+        if n - self._resets[n] >= 16 and self._repetitions() >= 5:
+            return Outcome(None, "fivefold repetition")
+        return None
+
+    def evaluate(self) -> int:
+        """Tapered PeSTO piece-square value (centipawns) for the side to move."""
+        phase = self._phase if self._phase < PHASE_TOTAL else PHASE_TOTAL
+        score = self._mg * phase + self._eg * (PHASE_TOTAL - phase)
+        # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
+        return (score if self.board.turn else -score) // PHASE_TOTAL
+
+    def key(self) -> int:
+        return self._keys[-1]
+
+    def copy(self) -> Self:
+        return type(self)(self.board.copy())
+
+    def move_to_text(self, move: chess.Move) -> str:
+        return move.uci()
+
+    def move_from_text(self, text: str) -> chess.Move:
+        try:
+            move = chess.Move.from_uci(text.strip())
+        except ValueError:
+            raise MoveError(f"malformed move {text!r} (expected UCI like e2e4 or e7e8q)") \
+                from None
+        if not self.board.is_legal(move):
+            raise MoveError(f"illegal move {text!r} in {self.board.fen()}")
+        return move
+
+    # ---- capabilities --------------------------------------------------------------------
+
+    def in_check(self) -> bool:
+        """Side to move in check (cached per position)."""
+        check = self._check
+        if check is None:
+            check = self._check = self.board.is_check()
+        return check
+
+    def noisy_moves(self) -> Sequence[chess.Move]:
+        """Captures (not losing ones, by a cheap exchange test) and queen promotions."""
+        b = self.board
+        them = not b.turn
+        moves: list[chess.Move] = []
+        for move in b.generate_legal_captures():
+            if move.promotion is not None and move.promotion != _QUEEN:
+                continue
+            to = move.to_square
+            victim = b.piece_type_at(to) or _PAWN
+            attacker = b.piece_type_at(move.from_square) or _PAWN
+            if _ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to):
+                continue  # e.g. QxP on a defended square: loses material, skip in quiescence
+            moves.append(move)
+        rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
+        pushers = b.pawns & b.occupied_co[b.turn] & rank
+        if pushers:
+            for move in b.generate_legal_moves(pushers, ~b.occupied):
+                if move.promotion == _QUEEN:
+                    moves.append(move)
+        return moves
+
+    def move_hints(self, moves: Sequence[chess.Move]) -> Sequence[int]:
+        """MVV-LVA for captures, queen promotions high; captures that likely lose material
+        (a bigger attacker on a defended square) rank below quiet moves.
+        """
+        b = self.board
+        them = not b.turn
+        occ_them = b.occupied_co[them]
+        ep = b.ep_square
+        hints: list[int] = []
+        for move in moves:
+            to = move.to_square
+            if occ_them & _BB[to]:
+                victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
+                attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
+                if attacker > victim and b.is_attacked_by(them, to):
+                    hint = -1
+                else:
+                    hint = 100 + 10 * victim - attacker
+                if move.promotion == _QUEEN:
+                    hint += 90
+            elif move.promotion is not None:
+                hint = 190 if move.promotion == _QUEEN else -2
+            elif to == ep and b.pawns & _BB[move.from_square]:
+                hint = 109
+            else:
+                hint = 0
+            hints.append(hint)
+        return hints
+
+    def repetition_value(self, ply: int) -> int | None:
+        """0 (draw) if this position occurred since the last irreversible move, or 50 moves
+        passed without a capture or pawn move; None otherwise.
+        """
+        keys = self._keys
+        n = len(keys) - 1
+        k = keys[n]
+        stop = self._resets[n]
+        i = n - 4
+        while i >= stop:
+            if keys[i] == k:
+                return 0
+            i -= 2
+        if self.board.halfmove_clock >= 100:
+            return 0
+        return None
+
+    def _repetitions(self) -> int:
+        keys = self._keys
+        n = len(keys) - 1
+        return sum(1 for i in range(n, self._resets[n] - 1, -2) if keys[i] == keys[n])
+
+    def is_tactical(self, move: chess.Move) -> bool:
+        """Captures and promotions."""
+        return move.promotion is not None or self.board.is_capture(move)
+
+    def play_null(self) -> None:
+        """Pass (python-chess's null move); starts a new reversible run for repetitions."""
+        b = self.board
+        self._saved.append((self._kb, self._mg, self._eg, self._phase))
+        b.push(chess.Move.null())
+        self._kb ^= _Z_SIDE
+        self._moves = None
+        self._check = False  # the side that passed was not in check, so neither is this one
+        n = len(self._keys)
+        self._keys.append(self._kb)
+        self._resets.append(n)
+
+    def undo_null(self) -> None:
+        self.undo()
+
+    def null_move_ok(self) -> bool:
+        """Passing is a sound probe only with a piece besides king and pawns (zugzwang)."""
+        b = self.board
+        return bool(b.occupied_co[b.turn] & ~(b.pawns | b.kings))
+
+
+def parse_board(text: str) -> chess.Board:
+    """``startpos`` or a FEN, optionally followed by ``moves`` and UCI moves."""
+    words = text.split()
+    if not words:
+        raise PositionError("empty chess position (expected a FEN or 'startpos')")
+    if "moves" in words:
+        cut = words.index("moves")
+        head, moves = words[:cut], words[cut + 1:]
+    else:
+        head, moves = words, []
+    if head == ["startpos"]:
+        board = chess.Board()
+    else:
+        if head and head[0] == "fen":
+            head = head[1:]
+        fen = " ".join(head)
+        try:
+            board = chess.Board(fen)
+        except ValueError as exc:
+            raise PositionError(f"bad FEN {fen!r}: {exc}") from None
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            problems = [flag.name.lower() for flag in chess.Status
+                        if flag and flag in status and flag.name]
+            raise PositionError(f"impossible position {fen!r}: {', '.join(problems)}")
+    for text_move in moves:
+        try:
+            move = chess.Move.from_uci(text_move)
+        except ValueError:
+            raise MoveError(f"malformed move {text_move!r} in the move list") from None
+        if not board.is_legal(move):
+            raise MoveError(f"illegal move {text_move!r} in {board.fen()}")
+        board.push(move)
+    return board
+
+
+def from_position(name: str, text: str) -> ChessGame:
+    """The registry's factory: POSITION is a FEN or ``startpos`` (DESIGN.md §8)."""
+    return ChessGame(parse_board(text))

@@ -1,0 +1,221 @@
+"""A small typed facade over cshogi (which ships no type information).
+
+Only what the shogi adapter, the USI engine and the tests use is described here.  cshogi aborts
+the whole process (an uncaught C++ exception) on some malformed SFEN strings, so
+``validate_sfen`` checks the text in Python first and ``new_board`` never hands cshogi
+anything unchecked.
+
+cshogi's move integer (from its ``Board.push`` documentation): bits 0-6 the destination square,
+bits 7-13 the source square (for a drop: 80 + the dropped piece type), bit 14 promotion,
+bits 16-19 the moving piece type, bits 20-23 the captured piece type.  Squares are
+``file * 9 + rank`` with file 0 = '1' and rank 0 = 'a'.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Protocol, cast
+
+BLACK = 0  # sente, moves first
+WHITE = 1
+
+# Piece types (cshogi / Apery numbering).
+PAWN, LANCE, KNIGHT, SILVER, BISHOP, ROOK, GOLD, KING = 1, 2, 3, 4, 5, 6, 7, 8
+PROM_PAWN, PROM_LANCE, PROM_KNIGHT, PROM_SILVER, HORSE, DRAGON = 9, 10, 11, 12, 13, 14
+PROMOTED_OFFSET = 8
+
+# cshogi's repetition verdicts (Board.is_draw), for the side to move.
+NOT_REPETITION, REPETITION_DRAW, REPETITION_WIN, REPETITION_LOSE = 0, 1, 2, 3
+REPETITION_SUPERIOR, REPETITION_INFERIOR = 4, 5
+
+STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+HAND_ORDER = "PLNSGBR"  # cshogi's pieces_in_hand order: pawn, lance, knight, silver, gold, B, R
+
+
+class CBoard(Protocol):
+    """The part of ``cshogi.Board`` we use."""
+
+    @property
+    def turn(self) -> int:
+        """BLACK (0) or WHITE (1): the side to move."""
+        ...
+
+    @property
+    def legal_moves(self) -> Iterable[int]:
+        """Legal moves (uchifuzume and nifu excluded, every promotion choice included)."""
+        ...
+
+    @property
+    def check_moves(self) -> Iterable[int]:
+        """The legal moves that give check."""
+        ...
+
+    @property
+    def pieces_in_hand(self) -> tuple[list[int], list[int]]:
+        """Counts per hand piece (HAND_ORDER) for black and white."""
+        ...
+
+    @property
+    def pieces(self) -> list[int]:
+        """The 81 squares: 0 empty, else piece type + 16 * colour."""
+        ...
+
+    @property
+    def move_number(self) -> int:
+        """The SFEN move number."""
+        ...
+
+    def push(self, move: int) -> None:
+        """Make a move (no legality check)."""
+        ...
+
+    def pop(self) -> int:
+        """Take back the last move."""
+        ...
+
+    def push_pass(self) -> None:
+        """A null move (only when not in check)."""
+        ...
+
+    def pop_pass(self) -> None:
+        """Take back a null move."""
+        ...
+
+    def zobrist_hash(self) -> int:
+        """64-bit key of board, hands and side to move."""
+        ...
+
+    def is_check(self) -> bool:
+        """The side to move is in check."""
+        ...
+
+    def is_draw(self, ply: int | None = None) -> int:
+        """A repetition verdict (REPETITION_*) looking back ``ply`` plies (None: all)."""
+        ...
+
+    def is_nyugyoku(self) -> bool:
+        """The side to move may declare a win (entering king, 27-point rule)."""
+        ...
+
+    def is_ok(self) -> bool:
+        """Internal consistency (e.g. the side not to move is not in check)."""
+        ...
+
+    def king_square(self, color: int) -> int:
+        """Square of ``color``'s king."""
+        ...
+
+    def piece(self, square: int) -> int:
+        """Piece on ``square`` (0 when empty)."""
+        ...
+
+    def sfen(self) -> str:
+        """The position as SFEN."""
+        ...
+
+
+def new_board(sfen: str) -> CBoard:
+    """A cshogi board set to a validated SFEN (raise ValueError naming the problem)."""
+    import cshogi
+
+    validate_sfen(sfen)
+    board = cast(CBoard, cshogi.Board(sfen))
+    if not board.is_ok():
+        raise ValueError("the side not to move is in check (or the position is inconsistent)")
+    return board
+
+
+def move_to_usi(move: int) -> str:
+    """USI text of a cshogi move."""
+    import cshogi
+
+    text: str = cshogi.move_to_usi(move)
+    return text
+
+
+def rotate_sfen(sfen: str) -> str:
+    """The same position seen from the other side (board turned, colours swapped)."""
+    import cshogi
+
+    text: str = cshogi.rotate_sfen(sfen)
+    return text
+
+
+# ---- SFEN validation ------------------------------------------------------------------------
+
+_PIECE = re.compile(r"\+?[plnsgbrkPLNSGBRK]|[1-9]")
+_HAND = re.compile(r"(\d*)([plnsgbrPLNSGBR])")
+_MAX = {"p": 18, "l": 4, "n": 4, "s": 4, "g": 4, "b": 2, "r": 2, "k": 2}
+_PROMOTABLE = set("plnsbr")
+
+
+def validate_sfen(sfen: str) -> None:
+    """Raise ValueError unless ``sfen`` is a well-formed, possible shogi position.
+
+    Checks the syntax, piece counts, at most one king per side, no pawn/lance/knight where it
+    could never move again and no two unpromoted pawns of one side on a file (nifu).
+    """
+    fields = sfen.split()
+    if len(fields) not in (3, 4):
+        raise ValueError(f"SFEN needs 3 or 4 fields (board side hand [move]), got {len(fields)}")
+    board, side, hand = fields[:3]
+    if side not in ("b", "w"):
+        raise ValueError(f"side to move must be 'b' or 'w', not {side!r}")
+    if len(fields) == 4 and not (fields[3].isdigit() and int(fields[3]) >= 1):
+        raise ValueError(f"move number must be a positive integer, not {fields[3]!r}")
+    ranks = board.split("/")
+    if len(ranks) != 9:
+        raise ValueError(f"the board needs 9 ranks separated by '/', got {len(ranks)}")
+    counts: dict[str, int] = {}
+    kings = {"K": 0, "k": 0}
+    pawn_files: set[tuple[str, int]] = set()
+    for r, rank in enumerate(ranks):
+        tokens = _PIECE.findall(rank)
+        if "".join(tokens) != rank:
+            raise ValueError(f"rank {r + 1} ({rank!r}) has characters that are not pieces")
+        file = 0
+        for token in tokens:
+            if token.isdigit():
+                file += int(token)
+                continue
+            letter = token[-1]
+            if token.startswith("+") and letter.lower() not in _PROMOTABLE:
+                raise ValueError(f"{token!r} cannot be promoted")
+            _check_placement(token, r, file, pawn_files)
+            if letter in kings:
+                kings[letter] += 1
+            counts[letter.lower()] = counts.get(letter.lower(), 0) + 1
+            file += 1
+        if file != 9:
+            raise ValueError(f"rank {r + 1} ({rank!r}) covers {file} squares instead of 9")
+    if kings["K"] > 1 or kings["k"] > 1:
+        raise ValueError("a side has more than one king")
+    if kings["K"] + kings["k"] == 0:
+        raise ValueError("there is no king on the board")
+    if hand != "-":
+        items = _HAND.findall(hand)
+        if "".join(n + p for n, p in items) != hand:
+            raise ValueError(f"pieces in hand {hand!r} are malformed")
+        for number, letter in items:
+            if number and not 1 <= int(number) <= 18:
+                raise ValueError(f"hand count {number} is out of range")
+            counts[letter.lower()] = counts.get(letter.lower(), 0) + (int(number) if number else 1)
+    for letter, count in counts.items():
+        if count > _MAX[letter]:
+            raise ValueError(f"too many pieces of type {letter!r}: {count} > {_MAX[letter]}")
+
+
+def _check_placement(token: str, rank: int, file: int, pawn_files: set[tuple[str, int]]) -> None:
+    """Dead pieces (could never move again) and nifu; ``rank`` 0 is rank 'a' (white's side)."""
+    if token.startswith("+"):
+        return
+    forward = rank if token.isupper() else 8 - rank  # squares left in front of the piece
+    letter = token.lower()
+    if (letter in "pl" and forward == 0) or (letter == "n" and forward < 2):
+        raise ValueError(f"{token!r} on rank {chr(ord('a') + rank)} could never move again")
+    if letter == "p":
+        owner = "b" if token.isupper() else "w"
+        if (owner, file) in pawn_files:
+            raise ValueError("two unpromoted pawns of one side on a file (nifu)")
+        pawn_files.add((owner, file))

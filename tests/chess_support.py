@@ -1,0 +1,39 @@
+"""Helpers shared by the chess tests: data files and an independent brute-force mate check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+
+DATA = Path(__file__).parent / "data" / "chess"
+
+
+def epd_lines(name: str) -> list[str]:
+    """Non-empty lines of a test-data file."""
+    return [line for line in (DATA / name).read_text().splitlines() if line.strip()]
+
+
+def mate_in(board: chess.Board, n: int) -> bool:
+    """True if the side to move mates in at most ``n`` moves (plain python-chess, full width:
+    every attacking move and every defence are tried).  Independent of our search.
+    """
+    for move in list(board.legal_moves):
+        board.push(move)
+        try:
+            if board.is_checkmate():
+                return True
+            if n > 1 and not board.is_game_over() and all(
+                    _mates_after(board, reply, n - 1) for reply in list(board.legal_moves)):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+def _mates_after(board: chess.Board, reply: chess.Move, n: int) -> bool:
+    board.push(reply)
+    try:
+        return mate_in(board, n)
+    finally:
+        board.pop()

@@ -1,0 +1,198 @@
+"""The chess adapter: perft against published counts, keys, evaluation, draws, bad input."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from sakiyomi.game import (
+    Checks,
+    MoveError,
+    MoveHints,
+    NoisyMoves,
+    NullMove,
+    Player,
+    PositionError,
+    RepetitionRules,
+    TacticalMoves,
+)
+from sakiyomi.games import load
+from sakiyomi.games.chess import ChessGame, from_position
+from sakiyomi.search.perft import perft
+from tests.chess_support import epd_lines
+
+PERFT_LIMIT = 100_000  # leaf counts above this are left to bench/ (CI speed)
+
+
+def _perft_cases() -> list[tuple[str, int, int]]:
+    cases = []
+    for line in epd_lines("perft_cpw.epd"):
+        fen, *fields = (part.strip() for part in line.split(";"))
+        for field in fields:
+            depth, count = field[1:].split()
+            if int(count) <= PERFT_LIMIT:
+                cases.append((fen, int(depth), int(count)))
+    return cases
+
+
+@pytest.mark.parametrize(("fen", "depth", "count"), _perft_cases())
+def test_perft_matches_published_counts(fen: str, depth: int, count: int) -> None:
+    game = from_position("chess", fen)
+    key = game.key()
+    assert perft(game, depth) == count
+    assert game.key() == key and game.board.fen() == chess.Board(fen).fen()
+
+
+def _random_games(n: int, seed: int, plies: int = 160) -> list[ChessGame]:
+    rng = random.Random(seed)
+    games = []
+    for _ in range(n):
+        game = ChessGame()
+        for _ in range(plies):
+            moves = game.legal_moves()
+            if not moves or game.outcome() is not None:
+                break
+            game.play(rng.choice(list(moves)))
+        games.append(game)
+    return games
+
+
+def test_capabilities_are_declared() -> None:
+    game = ChessGame()
+    for capability in (Checks, MoveHints, NoisyMoves, NullMove, RepetitionRules, TacticalMoves):
+        assert isinstance(game, capability)
+    assert game.to_move == Player.FIRST
+
+
+def test_incremental_key_classes_equal_python_chess_transposition_keys() -> None:
+    ours: dict[object, int] = {}
+    theirs: dict[int, object] = {}
+    for game in _random_games(12, seed=1):
+        replay = ChessGame()
+        for move in game.board.move_stack:
+            replay.play(move)
+            tkey = replay.board._transposition_key()
+            assert ours.setdefault(tkey, replay.key()) == replay.key()
+            assert theirs.setdefault(replay.key(), tkey) == tkey
+            # the key computed from scratch (a FEN) equals the incremental one
+            assert ChessGame(chess.Board(replay.board.fen())).key() == replay.key()
+
+
+def test_play_undo_restores_key_eval_and_board() -> None:
+    for game in _random_games(6, seed=2):
+        states = []
+        replay = ChessGame()
+        for move in game.board.move_stack:
+            states.append((replay.key(), replay.evaluate(), replay.board.fen()))
+            replay.play(move)
+        for move in reversed(game.board.move_stack):
+            replay.undo()
+            key, value, fen = states.pop()
+            assert (replay.key(), replay.evaluate(), replay.board.fen()) == (key, value, fen), move
+
+
+def test_incremental_eval_equals_scratch_and_is_colour_symmetric() -> None:
+    for game in _random_games(8, seed=3):
+        if game.outcome() is not None:
+            game.undo()
+        fresh = ChessGame(chess.Board(game.board.fen()))
+        assert fresh.evaluate() == game.evaluate()
+        mirrored = ChessGame(game.board.mirror())
+        assert mirrored.evaluate() == game.evaluate()
+
+
+def test_outcome_agrees_with_python_chess_on_random_games() -> None:
+    for game in _random_games(25, seed=4, plies=400):
+        replay = ChessGame()
+        for move in game.board.move_stack:
+            replay.play(move)
+            expected = replay.board.outcome(claim_draw=False)
+            got = replay.outcome()
+            assert (got is None) == (expected is None), replay.board.fen()
+            if got is not None and expected is not None:
+                winner = None if expected.winner is None else (
+                    Player.FIRST if expected.winner else Player.SECOND)
+                assert got.winner == winner
+
+
+@pytest.mark.parametrize(("fen", "winner", "reason"), [
+    ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Player.SECOND, "checkmate"),
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", None, "stalemate"),
+    ("8/8/4k3/8/8/2B1K3/8/8 w - - 0 1", None, "insufficient material"),
+])
+def test_finished_positions(fen: str, winner: Player | None, reason: str) -> None:
+    outcome = from_position("chess", fen).outcome()
+    assert outcome is not None and outcome.winner == winner and outcome.reason == reason
+
+
+def test_repetition_and_fifty_moves_agree_with_python_chess() -> None:
+    rng = random.Random(5)
+    for _ in range(20):
+        game = ChessGame()
+        for _ in range(120):
+            moves = [m for m in game.legal_moves() if not game.is_tactical(m)] or \
+                list(game.legal_moves())
+            if not moves or game.outcome() is not None:
+                break
+            # mostly knight and king shuffles, so that positions repeat
+            shuffles = [m for m in moves
+                        if game.board.piece_type_at(m.from_square) in (chess.KNIGHT, chess.KING)]
+            game.play(rng.choice(shuffles or moves))
+            expected = game.board.is_repetition(2) or game.board.halfmove_clock >= 100
+            assert (game.repetition_value(1) == 0) == expected, game.board.fen()
+
+
+def test_knight_shuffle_is_a_repetition() -> None:
+    game = from_position("chess", "startpos moves g1f3 g8f6 f3g1 f6g8")
+    assert game.repetition_value(4) == 0
+    assert game.outcome() is None
+
+
+def test_noisy_moves_are_legal_tactical_moves() -> None:
+    for line in epd_lines("wac_001-200.epd")[:40]:
+        board, _ = chess.Board.from_epd(line)
+        game = ChessGame(board)
+        legal = set(game.legal_moves())
+        for move in game.noisy_moves():
+            assert move in legal and game.is_tactical(move)
+        hints = game.move_hints(list(legal))
+        assert len(hints) == len(legal)
+
+
+def test_null_move_round_trip() -> None:
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    game = from_position("chess", fen)
+    key, fen = game.key(), game.board.fen()
+    assert game.null_move_ok()
+    game.play_null()
+    assert game.to_move == Player.SECOND and game.key() != key
+    game.undo_null()
+    assert (game.key(), game.board.fen()) == (key, fen)
+    assert not from_position("chess", "8/4k3/4p3/8/8/4P3/4K3/8 w - - 0 1").null_move_ok()
+
+
+def test_position_syntax_and_registry() -> None:
+    game = load("chess", "startpos moves e2e4 e7e5")
+    assert isinstance(game, ChessGame)
+    assert game.board.fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3")
+    assert game.move_to_text(game.move_from_text("g1f3")) == "g1f3"
+    fen = "8/8/8/8/8/8/8/K6k w - - 0 1"
+    other = load("chess", fen)
+    assert isinstance(other, ChessGame) and other.board.fen() == fen
+
+
+@pytest.mark.parametrize("text", [
+    "", "garbage", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+    "8/8/8/8/8/8/8/8 w - - 0 1", "startpos moves e2e5", "startpos moves zz",
+])
+def test_bad_positions_raise_one_clear_error(text: str) -> None:
+    with pytest.raises((PositionError, MoveError)):
+        from_position("chess", text)
+
+
+@pytest.mark.parametrize("text", ["e2e5", "e9e4", "", "Nf3", "e7e8q"])
+def test_bad_moves_raise_move_error(text: str) -> None:
+    with pytest.raises(MoveError):
+        ChessGame().move_from_text(text)

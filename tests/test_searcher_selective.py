@@ -1,0 +1,76 @@
+"""The Searcher's selective switches (check extension, null move, LMR, futility)."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.tictactoe import from_position as tictactoe
+from sakiyomi.games.tree import TreeGame, random_tree
+from sakiyomi.score import WIN, is_win
+from sakiyomi.search import textbook
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from tests.chess_support import epd_lines, mate_in
+
+SELECTIVE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True)
+ONE_SWITCH = {
+    "none": SearchConfig(),
+    "check_extension": SearchConfig(check_extension=True),
+    "null_move": SearchConfig(null_move=True),
+    "lmr": SearchConfig(lmr=True),
+    "futility": SearchConfig(futility=True),
+}
+
+
+def test_switches_are_off_by_default() -> None:
+    config = SearchConfig()
+    assert not (config.check_extension or config.null_move or config.lmr or config.futility)
+
+
+def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
+    for game, depth in ((tictactoe("tictactoe", "start"), 9), (TreeGame(random_tree(7, 4, 3)), 4)):
+        plain = Searcher(game.copy(), SearchConfig())
+        selective = Searcher(game.copy(), SELECTIVE)
+        assert plain.search(depth) == selective.search(depth)
+        assert plain.stats == selective.stats
+
+
+@pytest.mark.parametrize("fen", [
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+])
+def test_plain_chess_search_equals_textbook_alphabeta(fen: str) -> None:
+    game = ChessGame(chess.Board(fen))
+    expected = textbook.alphabeta(game.copy(), depth=2).value
+    searcher = Searcher(game, SearchConfig(quiescence=False))
+    assert searcher.search(2) == expected
+
+
+def _mate_positions() -> list[tuple[str, int]]:
+    wac = {line.split('id "')[1].split('"')[0]: line for line in epd_lines("wac_001-200.epd")}
+    return [(wac["WAC.004"], 2), (wac["WAC.012"], 2), ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1)]
+
+
+@pytest.mark.parametrize("switch", list(ONE_SWITCH))
+@pytest.mark.parametrize(("epd", "moves"), _mate_positions())
+def test_each_switch_keeps_forced_mates(switch: str, epd: str, moves: int) -> None:
+    board = chess.Board.from_epd(epd)[0] if ";" in epd else chess.Board(epd)
+    assert mate_in(board.copy(), moves) and not (moves > 1 and mate_in(board.copy(), moves - 1))
+    config = ONE_SWITCH[switch]
+    result = run(Searcher(ChessGame(board), config), Limits(depth=2 * moves + 1))
+    assert is_win(result.value) and WIN - result.value == 2 * moves - 1
+    probe = board.copy()
+    for move in result.pv:
+        probe.push(move)
+    assert probe.is_checkmate()
+
+
+def test_selective_search_needs_fewer_nodes_to_the_same_depth() -> None:
+    line = epd_lines("wac_001-200.epd")[1]
+    board = chess.Board.from_epd(line)[0]
+    plain = run(Searcher(ChessGame(board), SearchConfig()), Limits(depth=4))
+    selective = run(Searcher(ChessGame(board), SELECTIVE), Limits(depth=4))
+    assert selective.stats.nodes < plain.stats.nodes
