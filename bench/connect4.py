@@ -186,19 +186,19 @@ def main() -> None:
             print(json.dumps(record), flush=True)
             table.append(record)
     print()
-    print(f"{'set':<11}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>13}{'Pons pub':>12}{'ratio':>7}"
-          f"{'cpu us':>12}{'Pons us':>11}{'ratio':>7}{'Mn/s':>7}"
-          + (f"{'Pons here':>12}{'ratio':>7}{'us here':>10}{'ratio':>7}" if binary else ""))
+    print(f"{'set':<14}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>14}{'Pons pub':>12}{'ratio':>7}"
+          f"{'cpu us':>13}{'Pons us':>12}{'ratio':>7}{'Mn/s':>7}"
+          + (f"{'Pons here':>14}{'ratio':>7}{'us here':>13}{'ratio':>7}" if binary else ""))
     for r in table:
-        line = (f"{r['blog']:<11}"[:11] + f"{r['mode']:<7}{r['positions']:>5}"
-                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>13,.1f}"
+        line = (f"{r['blog']:<14}{r['mode']:<7}{r['positions']:>5}"
+                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>14,.1f}"
                 f"{r['pons_published_nodes']:>12,}{r['node_ratio_vs_published']:>7}"
-                f"{r['mean_cpu_us']:>12,.1f}{r['pons_published_us']:>11,}"
+                f"{r['mean_cpu_us']:>13,.1f}{r['pons_published_us']:>12,}"
                 f"{r['time_ratio_vs_published']:>7}"
                 f"{float(str(r['nodes_per_cpu_s'])) / 1e6:>7.2f}")
         if binary:
-            line += (f"{r['pons_here_nodes']:>12,}{r['node_ratio_vs_here']:>7}"
-                     f"{r['pons_here_cpu_us']:>10,}{r['time_ratio_vs_here']:>7}")
+            line += (f"{r['pons_here_nodes']:>14,}{r['node_ratio_vs_here']:>7}"
+                     f"{r['pons_here_cpu_us']:>13,}{r['time_ratio_vs_here']:>7}")
         print(line)
     tmp.cleanup()
 
