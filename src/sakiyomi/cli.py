@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from sakiyomi.agents import Agent, HumanAgent, SearchAgent
-from sakiyomi.game import Game, GameError, GameUnits, Player
+from sakiyomi.fastpath import ENGINES, PerfectAgent, analyze_game, solve_game
+from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
@@ -24,7 +25,7 @@ from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze, solve
+from sakiyomi.search.solve import analyze
 
 ALGORITHMS = (
     "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
@@ -134,12 +135,16 @@ def cmd_search(args: argparse.Namespace) -> int:
 # ---- solve -------------------------------------------------------------------------------
 
 
-def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False) -> None:
+def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
+               engine: str = "auto") -> None:
     game = load(name, position)
+    if game.outcome() is not None:
+        raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
     with _watch(as_json or batch, game, f"solving {position}") as watch:
-        result = solve(game, weak=weak, stop=watch.signal())
-    seconds = time.perf_counter() - start
+        # the compiled engine for kernel games (no live progress there)
+        result = solve_game(game, weak=weak, engine=engine, stop=watch.signal())
+    seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
     value = result.value if weak else game_value(game, result.value, True)
     pv_text = _moves_text(game, result.pv)
     best = game.move_to_text(result.best_move) if result.best_move is not None else None
@@ -158,7 +163,7 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
-        _solve_one(args.game, args.position, args.weak, args.json)
+        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine)
         return 0
     from sakiyomi.viz.progress import batch, interactive
 
@@ -170,7 +175,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             continue
         position = text.split()[0]
         try:
-            _solve_one(args.game, position, args.weak, args.json, batch=True)
+            _solve_one(args.game, position, args.weak, args.json, batch=True,
+                       engine=args.engine)
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
@@ -187,8 +193,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise GameError("the position is already finished: there are no moves to analyze")
     start = time.perf_counter()
     depth = None if args.exact or args.depth is None else args.depth
-    with _watch(args.json, game, "analyzing") as watch:
-        values, nodes = analyze(game, depth, stop=watch.signal())
+    if depth is None:  # exact: the compiled engine for kernel games
+        with _watch(args.json, game, "analyzing") as watch:
+            got = analyze_game(game, engine=args.engine, stop=watch.signal())
+        assert got is not None, "no node limit was set"
+        values, nodes = got
+    else:
+        with _watch(args.json, game, "analyzing") as watch:
+            values, nodes = analyze(game, depth, stop=watch.signal())
     seconds = time.perf_counter() - start
     solved = depth is None
     moves = [
@@ -240,6 +252,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
+        if isinstance(game, KernelGame):  # perfect play when the solver finishes in time
+            return PerfectAgent(limits, report=write)
         return SearchAgent(limits, report=write)
 
     agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
@@ -315,6 +329,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
@@ -324,6 +340,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     group.add_argument("--depth", type=_positive_int)
     group.add_argument("--exact", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")

@@ -38,6 +38,8 @@ GAMES: dict[str, GameInfo] = {
                  "startpos", extra="shogi"),
         GameInfo("chess", "sakiyomi.games.chess", "chess (python-chess rules; FEN or startpos)",
                  "startpos", extra="chess"),
+        GameInfo("connect4", "sakiyomi.games.connect4",
+                 "Connect Four 7x6 (Pons's notation; WxH: for other sizes)", "start"),
     )
 }
 

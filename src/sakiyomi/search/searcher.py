@@ -20,6 +20,7 @@ from sakiyomi.game import (
     NoisyMoves,
     NullMove,
     RepetitionRules,
+    SearchShortcuts,
     TacticalMoves,
     is_acyclic,
 )
@@ -53,6 +54,9 @@ class SearchConfig:
     quiescence: bool = True
     repetition: bool = True
     check_every: int = 1024  # nodes between polls of the stop signal
+    # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
+    # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
+    bisection: str = "zero"
     # Selective search (chess-style); all off by default so other games' node counts stay put.
     # Each needs a game capability (game.py) and is ignored without it.
     check_extension: bool = False  # Checks: a move that gives check is searched one ply deeper
@@ -99,6 +103,9 @@ class Searcher(Generic[M]):
         self._ordering = config.ordering
         self._noisy = game if config.quiescence and isinstance(game, NoisyMoves) else None
         self._rules = game if isinstance(game, RepetitionRules) else None
+        self._shortcuts = (
+            cast(SearchShortcuts[M], game) if isinstance(game, SearchShortcuts) else None
+        )
         self._checks = game if isinstance(game, Checks) else None
         self._nuller = game if config.null_move and isinstance(game, NullMove) else None
         tactical = game if isinstance(game, TacticalMoves) else None
@@ -186,6 +193,21 @@ class Searcher(Generic[M]):
                     tracer.leave(ply, rep, Bound.EXACT)
                 return rep
 
+        # 1b. Game knowledge (SearchShortcuts) below the root: a value without search, or a
+        # narrower window.  The PV-node test keeps the caller's window.
+        pv_node = beta - alpha > 1
+        shortcuts = self._shortcuts
+        if shortcuts is not None and ply > 0:
+            lo, hi = shortcuts.value_bounds(ply)
+            if lo == hi or lo >= beta or hi <= alpha:
+                stats.leaves += 1
+                value = hi if hi <= alpha else lo
+                if tracing:
+                    tracer.leave(ply, value, Bound.EXACT)
+                return value
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+
         # 2. Transposition table: a cut-off, or at least a move to try first.
         tt = self.tt
         tt_move: M | None = None
@@ -196,7 +218,7 @@ class Searcher(Generic[M]):
                 stats.tt_hits += 1
                 tt_move = entry.move
                 # No cut-offs at PV nodes (open window), so principal variations stay whole.
-                if ply > 0 and entry.depth >= depth and beta - alpha == 1:
+                if ply > 0 and entry.depth >= depth and not pv_node:
                     value = from_tt(entry.value, ply)
                     bound = entry.bound
                     if (
@@ -222,7 +244,7 @@ class Searcher(Generic[M]):
             return value
 
         # 3b. Selective search at non-PV nodes: null move, then futility (config switches).
-        pv_node = beta - alpha > 1
+        # (pv_node: the caller's window, set in step 1b.)
         in_check = self._checks.in_check() if self._needs_check and self._checks else False
         futile_value: int | None = None
         if not pv_node and not in_check and ply > 0:
@@ -242,7 +264,7 @@ class Searcher(Generic[M]):
                     futile_value = static
 
         # 4. Move ordering.
-        moves = game.legal_moves()
+        moves = game.legal_moves() if shortcuts is None else shortcuts.search_moves()
         if self._ordering:
             moves = self.orderer.order(moves, tt_move, ply)
             if self.config.presort_depth and depth > self.config.presort_depth + 1:

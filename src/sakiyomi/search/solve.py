@@ -33,18 +33,41 @@ def exact_value(searcher: Searcher[M]) -> int:
 
     Each probe asks "is the value above ``mid``?" with the window (mid, mid+1); a fail-soft
     answer r moves a bound straight to r.  The first probe is at 0 (most positions are close
-    to a draw), then bisection of what remains.
+    to a draw), then bisection of what remains; or Pons's order (``bisection="pons"``).
     """
-    lo, hi = _bounds(searcher.game)  # invariant: lo <= value <= hi
-    mid = 0 if lo <= 0 < hi else lo + (hi - lo) // 2
+    lo, hi = _bounds(searcher.game)
+    return bisect(searcher, lo, hi)
+
+
+def bisect(searcher: Searcher[M], lo: int, hi: int) -> int:
+    """The root value clamped to [lo, hi], by null-window probes (see ``exact_value``)."""
+    pons = searcher.config.bisection == "pons"
+    mid = next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
     while lo < hi:
         r = searcher.search(FULL_DEPTH, mid, mid + 1)
         if r > mid:
             lo = min(r, hi)
         else:
             hi = max(r, lo)
-        mid = lo + (hi - lo) // 2
+        mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
     return lo
+
+
+def _half(x: int) -> int:
+    """X / 2 rounded toward zero (C division)."""
+    return -(-x // 2) if x < 0 else x // 2
+
+
+def next_probe(lo: int, hi: int) -> int:
+    """Pons's probe (SearchConfig.bisection="pons"): the midpoint, moved out to half of the
+    bound on its side of 0 when that is further out; lo <= probe < hi.
+    """
+    mid = lo + (hi - lo) // 2
+    if mid <= 0 and _half(lo) < mid:
+        return _half(lo)
+    if mid >= 0 and _half(hi) > mid:
+        return _half(hi)
+    return mid
 
 
 def solve(
@@ -58,7 +81,11 @@ def solve(
     """
     if searcher is None:
         searcher = Searcher(game.copy(), config, stop=stop)
-    if weak:
+    if weak and searcher.config.bisection == "pons":
+        value = bisect(searcher, -1, 1)  # Pons's weak solver: null windows inside [-1, 1]
+        best = searcher.root_best_move
+        pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
+    elif weak:
         value = sign(searcher.search(FULL_DEPTH, -1, 1))
         best = searcher.root_best_move
         pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())

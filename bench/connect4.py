@@ -1,0 +1,207 @@
+"""Connect Four: our compiled solver on Pascal Pons's six test sets, next to his figures.
+
+For every set (strong and weak solving) it prints one JSON line and a table row: mean nodes
+and mean CPU time per position, nodes per CPU second, whether every score was right, and
+the ratios to Pons's published figures (blog.gamesolver.org part 12, copied in
+/work/shared/data/connect4/README.md; his node counts are machine independent).  With
+``--pons-dir`` (a checkout of github PascalPons/connect4) it also builds his solver with a small
+driver (bench/pons_driver.cpp) and runs it on the same positions in the same run, so the time
+ratio is measured on this machine.  Nodes are counted as Pons counts them: the search calls
+that compute the score (no principal-variation search).  The table is reset before each
+position (untimed), as in his protocol.  ``--startup`` measures the first call with an empty
+compile cache and a cached start in fresh processes; ``--python N`` runs the Python engine
+on N positions for its speed ratio.
+
+Usage: python bench/connect4.py [--sets L3_R1,L2_R1,...] [--limit N] [--hard-sample N]
+                                [--pons-dir DIR] [--startup] [--python N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sakiyomi.fastpath import SOLVER_CONFIG, compiled_search
+from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.search.searcher import Searcher
+from sakiyomi.search.solve import exact_value
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+SETS = {  # file: (blog name, strong us, strong nodes, weak us, weak nodes) -- Pons, part 12
+    "Test_L3_R1": ("End-Easy", 4.568, 51.28, 3.217, 29.36),
+    "Test_L2_R1": ("Middle-Easy", 37.45, 449.6, 47.73, 532.7),
+    "Test_L2_R2": ("Middle-Medium", 3212.0, 39_900, 1717.0, 20_210),
+    "Test_L1_R1": ("Begin-Easy", 254.6, 3_298, 1870.0, 22_230),
+    "Test_L1_R2": ("Begin-Medium", 96_630.0, 1_201_000, 45_010.0, 538_700),
+    "Test_L1_R3": ("Begin-Hard", 5_490_000.0, 65_920_000, 3_149_000.0, 38_120_000),
+}
+
+
+def sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def load_set(name: str, limit: int | None, hard_sample: int) -> list[tuple[str, int]]:
+    lines = [ln.split() for ln in (DATA / "pons_original" / name).read_text().split("\n")
+             if ln.strip()]
+    pairs = [(m, int(s)) for m, s in lines]
+    if name == "Test_L1_R3" and hard_sample:
+        step = max(1, len(pairs) // hard_sample)
+        pairs = pairs[::step][:hard_sample]  # a fixed, evenly spaced sample
+    return pairs[:limit] if limit else pairs
+
+
+def run_ours(pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
+    search = compiled_search(Connect4(), SOLVER_CONFIG)
+    assert search is not None, "numba is needed for the benchmark"
+    warm = search.module.make_state(*from_position("connect4", pairs[0][0]).kernel_state())
+    search.solve(warm, weak=weak, with_pv=False)  # load the compiled code first
+    search.touch()  # Pons's reset() memsets his table: pages are resident for him too
+    nodes = cpu = wall = 0.0
+    wrong = 0
+    for moves, score in pairs:
+        search.reset()
+        state = search.module.make_state(*from_position("connect4", moves).kernel_state())
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = search.solve(state, weak=weak, with_pv=False)
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - w0
+        nodes += result.stats["nodes"]
+        wrong += result.value != (sign(score) if weak else score)
+    n = len(pairs)
+    return {"positions": n, "wrong": wrong, "mean_nodes": nodes / n,
+            "mean_cpu_us": cpu / n * 1e6, "mean_wall_us": wall / n * 1e6,
+            "nodes_per_cpu_s": nodes / cpu if cpu else 0.0}
+
+
+def build_pons(pons_dir: Path, out_dir: Path) -> Path:
+    binary = out_dir / "pons_bench"
+    driver = Path(__file__).with_name("pons_driver.cpp")
+    subprocess.run(["g++", "-std=c++11", "-O3", "-DNDEBUG", f"-I{pons_dir}", "-o",
+                    str(binary), str(driver), str(pons_dir / "Solver.cpp")], check=True)
+    return binary
+
+
+def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
+    stdin = "".join(f"{m}\n" for m, _ in pairs)
+    out = subprocess.run([str(binary), *(["-w"] if weak else [])], input=stdin,
+                         capture_output=True, text=True, check=True, cwd=binary.parent)
+    rows = [ln.split() for ln in out.stdout.strip().split("\n")]
+    wrong = sum((sign(int(r[1])) if weak else int(r[1])) != (sign(s) if weak else s)
+                for r, (_, s) in zip(rows, pairs, strict=True))
+    nodes = sum(int(r[2]) for r in rows)
+    cpu = sum(float(r[3]) for r in rows)
+    n = len(rows)
+    return {"wrong": wrong, "mean_nodes": nodes / n, "mean_cpu_us": cpu / n,
+            "nodes_per_cpu_s": nodes / cpu * 1e6 if cpu else 0.0}
+
+
+def startup() -> None:
+    code = ("import time; t = time.perf_counter()\n"
+            "from sakiyomi.fastpath import solve_game\n"
+            "from sakiyomi.games.connect4 import from_position\n"
+            "r = solve_game(from_position('connect4', '2252576253462244111563365343671351441'))\n"
+            "assert r.value == -1 and r.extra['engine'] == 'compiled'\n"
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "SAKIYOMI_CACHE": cache}
+        times = []
+        for _ in range(3):
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                 text=True, check=True)
+            times.append(float(out.stdout))
+    print(json.dumps({"case": "startup", "first_call_empty_cache_s": round(times[0], 3),
+                      "cached_start_s": [round(t, 3) for t in times[1:]],
+                      "what": "import + build/load + solve one End-Easy position, fresh process"}))
+
+
+def python_ratio(count: int) -> None:
+    pairs = load_set("Test_L2_R1", count, 0)
+    nodes = cpu = 0.0
+    for moves, score in pairs:
+        searcher = Searcher(from_position("connect4", moves), SOLVER_CONFIG)
+        c0 = time.process_time()
+        assert exact_value(searcher) == score
+        cpu += time.process_time() - c0
+        nodes += searcher.stats.nodes
+    ours = run_ours(pairs, weak=False)
+    py_nps = nodes / cpu
+    print(json.dumps({"case": "python-engine", "positions": len(pairs),
+                      "same_mean_nodes": nodes / len(pairs) == ours["mean_nodes"],
+                      "python_nodes_per_cpu_s": int(py_nps),
+                      "compiled_nodes_per_cpu_s": int(ours["nodes_per_cpu_s"]),
+                      "speedup": round(ours["nodes_per_cpu_s"] / py_nps, 1)}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--limit", type=int, default=None, help="first N lines of each set")
+    parser.add_argument("--hard-sample", type=int, default=10,
+                        help="evenly spaced lines of Begin-Hard (0: all 1000)")
+    parser.add_argument("--modes", default="strong,weak")
+    parser.add_argument("--pons-dir", type=Path, default=None)
+    parser.add_argument("--startup", action="store_true")
+    parser.add_argument("--python", type=int, default=0, metavar="N")
+    args = parser.parse_args()
+    if args.startup:
+        startup()
+    if args.python:
+        python_ratio(args.python)
+    tmp = tempfile.TemporaryDirectory()
+    binary = build_pons(args.pons_dir, Path(tmp.name)) if args.pons_dir else None
+    table = []
+    for name in args.sets.split(","):
+        name = name if name.startswith("Test_") else f"Test_{name}"
+        blog, s_us, s_nodes, w_us, w_nodes = SETS[name]
+        pairs = load_set(name, args.limit, args.hard_sample)
+        for mode in args.modes.split(","):
+            weak = mode == "weak"
+            ours = run_ours(pairs, weak)
+            pub_us, pub_nodes = (w_us, w_nodes) if weak else (s_us, s_nodes)
+            record: dict[str, object] = {
+                "set": name, "blog": blog, "mode": mode, **{
+                    k: round(v, 2) if isinstance(v, float) else v for k, v in ours.items()},
+                "pons_published_nodes": pub_nodes, "pons_published_us": pub_us,
+                "node_ratio_vs_published": round(ours["mean_nodes"] / pub_nodes, 3),
+                "time_ratio_vs_published": round(ours["mean_cpu_us"] / pub_us, 2),
+            }
+            if binary is not None:
+                pons = run_pons(binary, pairs, weak)
+                record.update({
+                    "pons_here_wrong": pons["wrong"],
+                    "pons_here_nodes": round(pons["mean_nodes"], 2),
+                    "pons_here_cpu_us": round(pons["mean_cpu_us"], 2),
+                    "pons_here_nodes_per_cpu_s": int(pons["nodes_per_cpu_s"]),
+                    "node_ratio_vs_here": round(ours["mean_nodes"] / pons["mean_nodes"], 3),
+                    "time_ratio_vs_here": round(ours["mean_cpu_us"] / pons["mean_cpu_us"], 2),
+                })
+            print(json.dumps(record), flush=True)
+            table.append(record)
+    print()
+    print(f"{'set':<14}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>14}{'Pons pub':>12}{'ratio':>7}"
+          f"{'cpu us':>13}{'Pons us':>12}{'ratio':>7}{'Mn/s':>7}"
+          + (f"{'Pons here':>14}{'ratio':>7}{'us here':>13}{'ratio':>7}" if binary else ""))
+    for r in table:
+        line = (f"{r['blog']:<14}{r['mode']:<7}{r['positions']:>5}"
+                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>14,.1f}"
+                f"{r['pons_published_nodes']:>12,}{r['node_ratio_vs_published']:>7}"
+                f"{r['mean_cpu_us']:>13,.1f}{r['pons_published_us']:>12,}"
+                f"{r['time_ratio_vs_published']:>7}"
+                f"{float(str(r['nodes_per_cpu_s'])) / 1e6:>7.2f}")
+        if binary:
+            line += (f"{r['pons_here_nodes']:>14,}{r['node_ratio_vs_here']:>7}"
+                     f"{r['pons_here_cpu_us']:>13,}{r['time_ratio_vs_here']:>7}")
+        print(line)
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""Connect Four kernels: the rules on bitboards, written once for the Python game and numba.
+
+This module is valid Python as it stands (a 7×6 board, plain ints) and is also the *kernel
+source* that ``sakiyomi.compiled.template`` specialises: everything below the ``KERNELS``
+marker is copied after a header that sets ``WIDTH``, ``HEIGHT``, ``U`` (``int`` or
+``numpy.uint64``) and ``kernel`` (identity or ``numba.njit(cache=True)``).  So the Python
+``games.connect4.Connect4`` and the compiled solver run the same rule code.
+
+Bitboard layout (Pascal Pons's, blog.gamesolver.org part 6): one bit per cell, column by
+column from the left, ``HEIGHT + 1`` bits per column, bottom cell first; the extra top bit of
+each column is a sentinel that is never set, so shifts cannot carry one column into the next::
+
+        col 0  1  2  3  4  5  6
+          .  .  .  .  .  .  .        sentinel row (6, 13, 20, ...)
+          5 12 19 26 33 40 47        top row
+          4 11 18 25 32 39 46
+          3 10 17 24 31 38 45
+          2  9 16 23 30 37 44
+          1  8 15 22 29 36 43
+          0  7 14 21 28 35 42        bottom row
+
+A state is ``(current, mask, n)``: the side to move's stones, all stones, stones played.
+Any board with ``WIDTH * (HEIGHT + 1) <= 64`` fits.  Scores follow Pons: a side that wins
+with its k-th stone scores ``(W*H)/2 + 1 - k`` (22 - k on 7×6); the loser the opposite; draw 0.
+
+Kernel interface the template expects (see ``sakiyomi.compiled.template``):
+``MAX_MOVES, MOVE_LIMIT, PLY_LIMIT, HAS_HINTS, HAS_SHORTCUTS`` constants and
+``k_outcome, k_key, k_legal_moves, k_search_moves, k_bounds, k_score_bounds, k_hint, k_play,
+k_evaluate`` plus the plain function ``make_state``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+WIDTH = 7
+HEIGHT = 6
+U: Callable[[int], Any] = int
+
+
+def kernel(function: F) -> F:
+    """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
+    return function
+
+
+# ---- KERNELS (copied into generated modules from here on) ----
+
+H1 = HEIGHT + 1
+CELLS = WIDTH * HEIGHT
+if WIDTH * H1 > 64 or WIDTH < 1 or HEIGHT < 1:
+    raise ValueError(f"a {WIDTH}x{HEIGHT} board does not fit in 64 bits")
+MAX_MOVES = WIDTH
+MOVE_LIMIT = WIDTH
+PLY_LIMIT = CELLS + 1
+HAS_HINTS = True
+HAS_SHORTCUTS = True
+_BOTTOM_INT = sum(1 << (c * H1) for c in range(WIDTH))
+BOTTOM = U(_BOTTOM_INT)
+BOARD = U(_BOTTOM_INT * ((1 << HEIGHT) - 1))
+ZERO = U(0)
+ONE = U(1)
+KEY_MIX = U(0x9E3779B97F4A7C15)  # odd: multiplying by it mod 2**64 is a bijection
+WORD = U((1 << 64) - 1)
+HALF = U(32)
+TWO, FOUR, BYTE7 = U(2), U(4), U(56)
+M1, M2, M4 = U(0x5555555555555555), U(0x3333333333333333), U(0x0F0F0F0F0F0F0F0F)
+H01 = U(0x0101010101010101)
+# Columns searched centre first (3, 2, 4, 1, 5, 0, 6 on a 7-wide board).
+ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(WIDTH))
+TOP_CELL = tuple(U(1 << (HEIGHT - 1 + c * H1)) for c in range(WIDTH))
+BOTTOM_CELL = tuple(U(1 << (c * H1)) for c in range(WIDTH))
+COLUMN = tuple(U(((1 << HEIGHT) - 1) << (c * H1)) for c in range(WIDTH))
+# Shift distances of the four directions: vertical, horizontal, the two diagonals.
+SHIFTS = (U(1), U(H1), U(HEIGHT), U(HEIGHT + 2))
+SHIFTS2 = (U(2), U(2 * H1), U(2 * HEIGHT), U(2 * (HEIGHT + 2)))
+SHIFTS3 = (U(3), U(3 * H1), U(3 * HEIGHT), U(3 * (HEIGHT + 2)))
+
+
+def make_state(current: int, mask: int, n: int) -> tuple[Any, Any, int]:
+    """A kernel state from Python ints (the compiled build needs uint64 words)."""
+    return (U(current), U(mask), n)
+
+
+@kernel
+def k_aligned(stones: Any) -> bool:
+    """True when ``stones`` hold four in a row in some direction."""
+    for d in range(4):
+        s = SHIFTS[d]
+        m = stones & (stones >> s)
+        if m & (m >> (s + s)):
+            return True
+    return False
+
+
+@kernel
+def k_winning_cells(stones: Any, mask: Any) -> Any:
+    """Empty cells (anywhere, not only playable) that would complete four for ``stones``."""
+    r = (stones << SHIFTS[0]) & (stones << SHIFTS2[0]) & (stones << SHIFTS3[0])
+    for d in range(1, 4):
+        s, s2, s3 = SHIFTS[d], SHIFTS2[d], SHIFTS3[d]
+        p = (stones << s) & (stones << s2)
+        r |= p & (stones << s3)
+        r |= p & (stones >> s)
+        p = (stones >> s) & (stones >> s2)
+        r |= p & (stones << s)
+        r |= p & (stones >> s3)
+    return r & (BOARD ^ mask)
+
+
+@kernel
+def k_possible(mask: Any) -> Any:
+    """The playable cell of every column that is not full."""
+    return ((mask + BOTTOM) & WORD) & BOARD
+
+
+@kernel
+def k_popcount(x: Any) -> int:
+    """Number of set bits (SWAR: constant time, no loop)."""
+    x = x - ((x >> ONE) & M1)
+    x = (x & M2) + ((x >> TWO) & M2)
+    x = (x + (x >> FOUR)) & M4
+    return int(((x * H01) & WORD) >> BYTE7)
+
+
+@kernel
+def k_nonlosing(state: tuple[Any, Any, int]) -> Any:
+    """Playable cells that do not hand the opponent an immediate win (0 if none)."""
+    cur, mask, _ = state
+    possible = k_possible(mask)
+    threats = k_winning_cells(cur ^ mask, mask)
+    forced = possible & threats
+    if forced:
+        if forced & (forced - ONE):
+            return ZERO  # two threats to parry at once: every move loses
+        possible = forced
+    return possible & ~(threats >> ONE)
+
+
+@kernel
+def k_outcome(state: tuple[Any, Any, int], ply: int) -> tuple[bool, int]:
+    """(finished, value for the side to move): the last move made four, or the board is full."""
+    cur, mask, n = state
+    if k_aligned(cur ^ mask):
+        return True, -((CELLS + 2 - n) // 2)
+    if n >= CELLS:
+        return True, 0
+    return False, 0
+
+
+@kernel
+def k_key(state: tuple[Any, Any, int]) -> Any:
+    """Perfect key: current + mask + bottom is unique per position; mixed so that its low
+    bits (the table slot) depend on every cell: times an odd factor, then xor the high half
+    down (both steps are bijections of 64-bit words).
+    """
+    cur, mask, _ = state
+    m = ((cur + mask + BOTTOM) * KEY_MIX) & WORD
+    return m ^ (m >> HALF)
+
+
+@kernel
+def k_play(state: tuple[Any, Any, int], col: int) -> tuple[Any, Any, int]:
+    """Drop a stone in column ``col`` (0-based); the other side is then to move."""
+    cur, mask, n = state
+    return (cur ^ mask, mask | ((mask + BOTTOM_CELL[col]) & WORD), n + 1)
+
+
+@kernel
+def k_legal_moves(state: tuple[Any, Any, int], out: Any, base: int) -> int:
+    """Write the columns that are not full, centre first, at ``out[base:]``; return how many."""
+    cur, mask, n = state
+    if n >= CELLS or k_aligned(cur ^ mask):
+        return 0
+    count = 0
+    for i in range(WIDTH):
+        col = ORDER[i]
+        if not (mask & TOP_CELL[col]):
+            out[base + count] = col
+            count += 1
+    return count
+
+
+@kernel
+def k_search_moves(state: tuple[Any, Any, int], out: Any, base: int) -> int:
+    """Moves worth searching, centre first: the winning ones if any, else those that do not
+    lose at once, else (all lose) every legal move.  Always contains a best move.
+    """
+    cur, mask, _ = state
+    possible = k_possible(mask)
+    wins = k_winning_cells(cur, mask) & possible
+    if not wins:
+        wins = k_nonlosing(state)
+        if not wins:
+            wins = possible
+    count = 0
+    for i in range(WIDTH):
+        col = ORDER[i]
+        if wins & COLUMN[col]:
+            out[base + count] = col
+            count += 1
+    return count
+
+
+@kernel
+def k_bounds(state: tuple[Any, Any, int], ply: int) -> tuple[int, int]:
+    """(lo, hi) around the exact value of a position reached by a searched move (lo == hi: the
+    value is known without search).  Pons's solver: a win at once, all moves losing, two or
+    fewer cells left; otherwise nobody can win within one move each.
+    """
+    cur, mask, n = state
+    possible = k_possible(mask)
+    if k_winning_cells(cur, mask) & possible:
+        v = (CELLS + 1 - n) // 2
+        return v, v
+    if not k_nonlosing(state):
+        v = -((CELLS - n) // 2)
+        return v, v
+    if n >= CELLS - 2:
+        return 0, 0
+    return -((CELLS - 2 - n) // 2), (CELLS - 1 - n) // 2
+
+
+@kernel
+def k_score_bounds(state: tuple[Any, Any, int]) -> tuple[int, int]:
+    """The solver's starting window at the root (Pons's ``solve``)."""
+    n = state[2]
+    return -((CELLS - n) // 2), (CELLS + 1 - n) // 2
+
+
+@kernel
+def k_hint(state: tuple[Any, Any, int], col: int) -> int:
+    """Ordering hint: how many winning cells the mover would own after playing ``col``."""
+    cur, mask, _ = state
+    cell = (mask + BOTTOM_CELL[col]) & COLUMN[col]
+    return k_popcount(k_winning_cells(cur | cell, mask))
+
+
+@kernel
+def k_evaluate(state: tuple[Any, Any, int]) -> int:
+    """Heuristic for depth-limited play: own minus opposing winning cells (small numbers)."""
+    cur, mask, _ = state
+    return k_popcount(k_winning_cells(cur, mask)) - k_popcount(k_winning_cells(cur ^ mask, mask))

@@ -1,0 +1,165 @@
+"""The compiled engine behind the CLI for kernel games (Connect Four): solve, analyze, play.
+
+A game declaring ``KernelGame`` is searched by the numba template of
+``sakiyomi.compiled.template`` with the same algorithm and settings as the Python
+``Searcher`` (the results, node counts included, are the same; tests prove it), only faster.
+When numba is missing, or ``engine="python"`` is asked for, the Python engine runs instead.
+Results come back as the core's records (``SearchResult``, ``MoveValue``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sakiyomi.compiled.template import CompiledSearch, RootResult, build, numba_available
+from sakiyomi.game import Game, KernelGame, SearchShortcuts
+from sakiyomi.score import INF, result_word
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.result import SearchResult, SearchStats
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import FULL_DEPTH, MoveValue, analyze, solve
+
+ENGINES = ("auto", "compiled", "python")
+# Solver settings for games with shortcuts (Pons's Connect Four solver: his probe order, a
+# 2**23-slot table); the Python engine gets the same so that both count the same nodes.
+SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 23, killers=False, history=False,
+                             bisection="pons")
+NODES_PER_SECOND = 2_000_000  # conservative compiled speed, turns --time into a node budget
+
+_searches: dict[tuple[object, ...], CompiledSearch] = {}
+
+
+def solver_config(game: Game[Any]) -> SearchConfig:
+    """The settings the CLI solves ``game`` with (either engine)."""
+    return SOLVER_CONFIG if isinstance(game, SearchShortcuts) else SearchConfig()
+
+
+def compiled_search(game: Game[Any], config: SearchConfig, engine: str = "auto",
+                    fresh: bool = True) -> CompiledSearch | None:
+    """A compiled search for ``game`` (reset unless ``fresh=False``), or None when the game has
+    no kernels, the Python engine was asked for, or numba is missing (said once).
+    """
+    if engine == "python" or not isinstance(game, KernelGame):
+        return None
+    if not numba_available():
+        return None
+    module_name, params = game.kernel_spec()
+    cache_key = (module_name, tuple(sorted(params.items())), config)
+    search = _searches.get(cache_key)
+    if search is None:
+        module = build(module_name, params)
+        search = CompiledSearch(module, config, shortcuts=isinstance(game, SearchShortcuts))
+        _searches[cache_key] = search
+    elif fresh:
+        search.reset()
+    return search
+
+
+def _state(search: CompiledSearch, game: Game[Any]) -> tuple[Any, ...]:
+    assert isinstance(game, KernelGame)
+    state: tuple[Any, ...] = search.module.make_state(*game.kernel_state())
+    return state
+
+
+def _stats(counters: dict[str, int]) -> SearchStats:
+    return SearchStats(**counters)
+
+
+def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
+               config: SearchConfig | None = None, with_pv: bool = True,
+               stop: StopSignal | None = None) -> SearchResult[Any]:
+    """``search.solve.solve`` on the compiled engine when it can run, else the Python one
+    (``stop`` reaches only the Python engine: compiled code stops by node budgets).
+    """
+    config = config if config is not None else solver_config(game)
+    search = compiled_search(game, config, engine)
+    if search is None:
+        return solve(game, config, weak=weak, stop=stop)
+    state = _state(search, game)
+    stop = StopSignal()
+    root = search.solve(state, weak=weak, with_pv=with_pv)
+    return SearchResult(root.value, root.best_move, root.pv, FULL_DEPTH, _stats(root.stats),
+                        stop.elapsed(), extra={"result": result_word(root.value),
+                                               "engine": "compiled"})
+
+
+def analyze_game(game: Game[Any], engine: str = "auto", config: SearchConfig | None = None,
+                 node_limit: int | None = None, stop: StopSignal | None = None,
+                 ) -> tuple[list[MoveValue[Any]], int] | None:
+    """Exact value of every legal move, best first, and the node count (as
+    ``search.solve.analyze``); None if ``node_limit`` stopped the compiled search.
+    """
+    config = config if config is not None else solver_config(game)
+    search = compiled_search(game, config, engine)
+    if search is None:
+        return analyze(game, None, config, stop=stop)
+    search.set_node_limit(node_limit)
+    values = search.analyze(_state(search, game))
+    search.set_node_limit(None)
+    if not values:
+        return None
+    return [MoveValue(m, v, pv) for m, v, pv in values], search.stats["nodes"]
+
+
+class PerfectAgent:
+    """The computer for kernel games: plays perfectly (exact analysis of every move) when the
+    compiled solver finishes within the move's node budget, else the best move of a
+    depth-limited compiled search with what is left.
+    """
+
+    def __init__(self, limits: Limits, report: Callable[[str], None] | None = None,
+                 name: str = "cpu") -> None:
+        self.limits = limits
+        self.report = report
+        self.name = name
+        seconds = limits.time if limits.time is not None else 5.0
+        self.budget = limits.nodes or int(seconds * NODES_PER_SECOND)
+
+    def choose(self, game: Game[Any]) -> Any:
+        """The move to play (the position is not changed)."""
+        config = solver_config(game)
+        search = compiled_search(game, config, fresh=False)
+        if search is None:
+            return self._python(game, config)
+        state = _state(search, game)
+        start = search.stats["nodes"]
+        search.set_node_limit(start + self.budget)
+        values = search.analyze(state)
+        if values:
+            move, value, pv = values[0]
+            self._say(game, move, f"value {value} (solved)", pv, search.stats["nodes"] - start)
+            search.set_node_limit(None)
+            return move
+        best: RootResult | None = None
+        for depth in range(1, self.limits.max_depth + 1):
+            search.new_search()
+            search.set_node_limit(search.stats["nodes"] + self.budget)
+            result = search.search(state, depth, -INF, INF)
+            if not result.complete:
+                break
+            best = result
+            if not result.extra["hit_horizon"]:
+                break
+        search.set_node_limit(None)
+        if best is None or best.best_move is None:
+            return game.legal_moves()[0]
+        self._say(game, best.best_move, f"heuristic {best.value}", best.pv,
+                  search.stats["nodes"] - start)
+        return best.best_move
+
+    def _python(self, game: Game[Any], config: SearchConfig) -> Any:
+        searcher: Searcher[Any] = Searcher(game.copy(), config,
+                                           stop=StopSignal.from_limits(self.limits))
+        result = run(searcher, self.limits)
+        self._say(game, result.best_move, f"value {result.value}", result.pv,
+                  result.stats.nodes)
+        return result.best_move
+
+    def _say(self, game: Game[Any], move: Any, what: str, pv: tuple[Any, ...],
+             nodes: int) -> None:
+        if self.report is not None:
+            line = " ".join(game.move_to_text(m) for m in pv)
+            self.report(f"{self.name} plays {game.move_to_text(move)}  {what}  pv {line}  "
+                        f"nodes {nodes}")

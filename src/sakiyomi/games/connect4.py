@@ -1,0 +1,193 @@
+"""Connect Four on bitboards, for the Python engine; the rules are the shared kernels.
+
+Every rule (moves, wins, keys, hints, Pons's shortcuts) is a kernel of
+``sakiyomi.compiled.connect4`` (bitboard layout drawn there); this class keeps the state and
+the history for play/undo and converts at the edges.  The compiled solver runs the same
+kernels under numba (``sakiyomi.compiled.template``).
+
+POSITION (DESIGN.md §8): Pons's notation, the columns played, ``1`` = leftmost; ``start`` or
+the empty string is the empty board.  A prefix ``WxH:`` picks another board size (any with
+``W * (H + 1) <= 64``), e.g. ``6x5:3344``.  Values are Pons's scores (``GameUnits``): a win with
+one's k-th stone scores ``W*H/2 + 1 - k`` (22 - k on 7×6), a loss the opposite, a draw 0.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Sequence
+from typing import Any, Self
+
+from sakiyomi.compiled import connect4 as default_kernels
+from sakiyomi.game import MoveError, Outcome, Player, PositionError
+
+KERNEL_MODULE = "sakiyomi.compiled.connect4"
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*:(.*)$", re.S)
+
+
+def kernels(width: int, height: int) -> types.ModuleType:
+    """The plain-Python kernels for a board size (the module itself for 7×6)."""
+    if (width, height) == (default_kernels.WIDTH, default_kernels.HEIGHT):
+        return default_kernels
+    from sakiyomi.compiled.template import build
+
+    return build(KERNEL_MODULE, {"WIDTH": width, "HEIGHT": height}, compiled=False)
+
+
+class Connect4:
+    """A Connect Four position with its history; moves are 0-based column numbers."""
+
+    ACYCLIC = True
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        if width < 4 and height < 4:
+            raise PositionError(f"a {width}x{height} board has no room for four in a row")
+        if width < 1 or height < 1 or width * (height + 1) > 64:
+            raise PositionError(
+                f"a {width}x{height} board does not fit in 64 bits (width x (height+1) <= 64)")
+        self.width = width
+        self.height = height
+        self.k: Any = kernels(width, height)
+        self._state: tuple[int, int, int] = (0, 0, 0)
+        self._past: list[tuple[int, int, int]] = []
+        self.moves_played: list[int] = []
+        self._buf = [0] * width
+
+    # ---- Game protocol -----------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Player:
+        return Player(self._state[2] % 2)
+
+    def legal_moves(self) -> Sequence[int]:
+        count = self.k.k_legal_moves(self._state, self._buf, 0)
+        return self._buf[:count]
+
+    def play(self, move: int) -> None:
+        self._past.append(self._state)
+        self.moves_played.append(move)
+        self._state = self.k.k_play(self._state, move)
+
+    def undo(self) -> None:
+        self._state = self._past.pop()
+        self.moves_played.pop()
+
+    def outcome(self) -> Outcome | None:
+        finished, value = self.k.k_outcome(self._state, 0)
+        if not finished:
+            return None
+        if value == 0:
+            return Outcome(None, "board full")
+        return Outcome(self.to_move.other, "four in a row", -value)
+
+    def evaluate(self) -> int:
+        value: int = self.k.k_evaluate(self._state)
+        return value
+
+    def key(self) -> int:
+        return int(self.k.k_key(self._state))
+
+    def copy(self) -> Self:
+        clone = type(self)(self.width, self.height)
+        clone._state = self._state
+        clone._past = list(self._past)
+        clone.moves_played = list(self.moves_played)
+        return clone
+
+    def move_to_text(self, move: int) -> str:
+        return str(move + 1)
+
+    def move_from_text(self, text: str) -> int:
+        t = text.strip()
+        if not t.isdigit() or not t.isascii():
+            raise MoveError(f"move {text!r} is not a column number 1-{self.width}")
+        return self._check(int(t) - 1, t)
+
+    # ---- capabilities: scores in Pons's units, shortcuts, hints, kernels ----------------
+
+    def terminal_value(self, ply: int) -> int:
+        """Pons's score of a finished position for the side to move (ply-independent)."""
+        value: int = self.k.k_outcome(self._state, ply)[1]
+        return value
+
+    def score_bounds(self) -> tuple[int, int]:
+        lo, hi = self.k.k_score_bounds(self._state)
+        return int(lo), int(hi)
+
+    def to_game_units(self, score: int) -> int:
+        return score
+
+    def value_bounds(self, ply: int) -> tuple[int, int]:
+        lo, hi = self.k.k_bounds(self._state, ply)
+        return int(lo), int(hi)
+
+    def search_moves(self) -> Sequence[int]:
+        count = self.k.k_search_moves(self._state, self._buf, 0)
+        return self._buf[:count]
+
+    def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
+        state = self._state
+        hint = self.k.k_hint
+        return [hint(state, m) for m in moves]
+
+    def kernel_spec(self) -> tuple[str, dict[str, int]]:
+        return KERNEL_MODULE, {"WIDTH": self.width, "HEIGHT": self.height}
+
+    def kernel_state(self) -> tuple[int, ...]:
+        return self._state
+
+    # ---- text --------------------------------------------------------------------------
+
+    def _check(self, col: int, text: str, number: int | None = None) -> int:
+        """The column if it can be played, else a MoveError naming the move."""
+        where = f"move {number} ({text!r})" if number is not None else f"move {text!r}"
+        if not 0 <= col < self.width:
+            raise MoveError(f"{where} is beyond the board: columns are 1-{self.width}")
+        finished, value = self.k.k_outcome(self._state, 0)
+        if finished:
+            why = "four in a row" if value else "the board is full"
+            raise MoveError(f"{where} comes after the game is over ({why})")
+        if self._state[1] & self.k.TOP_CELL[col]:
+            raise MoveError(f"{where} plays column {col + 1}, which is full")
+        return col
+
+    def position_text(self) -> str:
+        """The POSITION string (moves played, 1-based columns)."""
+        prefix = "" if (self.width, self.height) == (7, 6) else f"{self.width}x{self.height}:"
+        return prefix + "".join(str(m + 1) for m in self.moves_played)
+
+    def __str__(self) -> str:
+        cur, mask, n = self._state
+        mine = "x" if n % 2 == 0 else "o"
+        theirs = "o" if mine == "x" else "x"
+        rows = []
+        for row in range(self.height - 1, -1, -1):
+            cells = []
+            for col in range(self.width):
+                bit = 1 << (col * (self.height + 1) + row)
+                cells.append("." if not mask & bit else mine if cur & bit else theirs)
+            rows.append(" ".join(cells))
+        rows.append(" ".join(str(c + 1) for c in range(self.width)))
+        return "\n".join(rows)
+
+
+def from_position(name: str, text: str) -> Connect4:
+    """Parse Pons's move string (optionally ``WxH:`` first); errors name the offending move."""
+    width, height, moves = 7, 6, text
+    sized = _SIZE.match(text)
+    if sized:
+        width, height, moves = int(sized.group(1)), int(sized.group(2)), sized.group(3)
+    moves = moves.strip()
+    if moves.lower() == "start":
+        moves = ""
+    game = Connect4(width, height)
+    for number, ch in enumerate(moves, 1):
+        if not ("0" <= ch <= "9"):
+            raise PositionError(
+                f"connect4 position {text!r}: move {number} ({ch!r}) is not a column digit")
+        try:
+            col = game._check(int(ch) - 1, ch, number)
+        except MoveError as exc:
+            raise PositionError(f"connect4 position {text!r}: {exc}") from None
+        game.play(col)
+    return game

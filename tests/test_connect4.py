@@ -1,0 +1,425 @@
+"""Connect Four: rules against a naive board, Pons's test sets (strong and weak), the compiled
+and Python engines agreeing node for node, kernels under plain Python, CLI and bad input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sakiyomi.cli import main
+from sakiyomi.compiled.template import CompiledSearch, build
+from sakiyomi.fastpath import SOLVER_CONFIG, analyze_game, compiled_search, solve_game
+from sakiyomi.game import GameError, MoveError, Player, PositionError
+from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.search.searcher import SearchConfig
+from sakiyomi.search.solve import analyze, solve
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4" / "pons_original"
+if not DATA.is_dir():  # the worktree layout: /work/wt/<name>/tests -> /work/shared
+    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4" / "pons_original"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="Pons's test sets not found")
+
+
+def pons_lines(name: str, count: int | None = None, step: int = 1) -> list[tuple[str, int]]:
+    lines = (DATA / name).read_text().split("\n")
+    pairs = [(ln.split()[0], int(ln.split()[1])) for ln in lines if ln.strip()]
+    return pairs[::step][:count]
+
+
+def sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+# ---- rules against a naive board --------------------------------------------------------
+
+
+def naive_winner(cols: list[list[int]], width: int, height: int) -> int | None:
+    """Four in a row on a plain grid (0 first player, 1 second), checked cell by cell."""
+    def at(c: int, r: int) -> int | None:
+        return cols[c][r] if 0 <= c < width and 0 <= r < len(cols[c]) else None
+
+    for c in range(width):
+        for r in range(height):
+            p = at(c, r)
+            if p is None:
+                continue
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if all(at(c + k * dc, r + k * dr) == p for k in range(4)):
+                    return p
+    return None
+
+
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (6, 5), (4, 4), (8, 7), (9, 6)])
+def test_random_games_agree_with_a_naive_board(width: int, height: int) -> None:
+    rng = random.Random(width * 10 + height)
+    for _ in range(60):
+        game = Connect4(width, height)
+        cols: list[list[int]] = [[] for _ in range(width)]
+        while True:
+            winner = naive_winner(cols, width, height)
+            full = all(len(c) == height for c in cols)
+            outcome = game.outcome()
+            if winner is not None:
+                assert outcome is not None and outcome.winner == Player(winner)
+                stones = (len(game.moves_played) + 1) // 2  # the winner's, last one included
+                assert game.terminal_value(0) == -(width * height // 2 + 1 - stones)
+                break
+            if full:
+                assert outcome is not None and outcome.winner is None
+                break
+            assert outcome is None
+            legal = sorted(game.legal_moves())
+            assert legal == [c for c in range(width) if len(cols[c]) < height]
+            move = rng.choice(legal)
+            cols[move].append(len(game.moves_played) % 2)
+            game.play(move)
+        assert not game.legal_moves()
+
+
+def test_four_in_a_row_in_every_direction() -> None:
+    # Found by random play and checked with naive_winner: one line each, a single direction.
+    for moves, who in [("1212121", Player.FIRST), ("1122334", Player.FIRST),
+                       ("743224654352455711623", Player.FIRST),  # diagonal /
+                       ("4725536343413", Player.FIRST),  # diagonal \
+                       ("53233651363321727745271166512764", Player.SECOND),  # diagonal /
+                       ("72612134724515216243", Player.SECOND),  # diagonal \
+                       ("71212121", Player.SECOND), ("73141235", Player.SECOND)]:
+        game = from_position("connect4", moves[:-1])
+        assert game.outcome() is None
+        game.play(game.move_from_text(moves[-1]))
+        outcome = game.outcome()
+        assert outcome is not None and outcome.winner == who, moves
+
+
+def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
+    a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
+    assert a.key() == b.key() and str(a) == str(b)
+    key = a.key()
+    a.play(0)
+    assert a.key() != key
+    a.undo()
+    assert a.key() == key and a.position_text() == "4433"
+
+
+@pytest.mark.parametrize(
+    ("position", "words"),
+    [("4444444", ["move 7", "'4'", "column 4", "full"]),
+     ("1212121" + "3", ["move 8", "game is over"]),
+     ("12a4", ["move 3", "'a'", "digit"]),
+     ("128", ["move 3", "'8'", "beyond the board"]),
+     ("120", ["move 3", "'0'", "beyond the board"]),
+     ("5x4:66", ["move 1", "beyond the board"]),
+     ("3x3:1", ["no room"]),
+     ("9x7:1", ["64 bits"])],
+)
+def test_bad_positions_name_the_offending_move(position: str, words: list[str]) -> None:
+    with pytest.raises(PositionError) as info:
+        from_position("connect4", position)
+    for word in words:
+        assert word in str(info.value), (position, word, str(info.value))
+
+
+def test_bad_move_texts_are_refused() -> None:
+    game = from_position("connect4", "444444")
+    for text in ("4", "8", "0", "x", "", "٣"):
+        with pytest.raises(MoveError):
+            game.move_from_text(text)
+    assert game.move_from_text("3") == 2
+
+
+# ---- known results: Pons's test sets ----------------------------------------------------
+
+
+@functools.cache
+def solver() -> CompiledSearch:
+    search = compiled_search(Connect4(), SOLVER_CONFIG)
+    assert search is not None, "numba is a core dependency"
+    return search
+
+
+def solve_compiled(position: str, weak: bool) -> int:
+    search = solver()
+    search.reset()
+    state = search.module.make_state(*from_position("connect4", position).kernel_state())
+    return search.solve(state, weak=weak, with_pv=False).value
+
+
+@needs_data
+@pytest.mark.parametrize(("name", "count", "step"), [
+    ("Test_L3_R1", None, 1), ("Test_L2_R1", None, 1), ("Test_L1_R1", None, 1),
+    ("Test_L2_R2", 100, 10),
+])
+def test_pons_sets_strong_and_weak(name: str, count: int | None, step: int) -> None:
+    """Every line of the fast sets (a tenth of Middle-Medium): exact score and weak sign."""
+    wrong = []
+    for position, score in pons_lines(name, count, step):
+        if solve_compiled(position, False) != score:
+            wrong.append((position, score, "strong"))
+        if solve_compiled(position, True) != sign(score):
+            wrong.append((position, score, "weak"))
+    assert not wrong, wrong[:5]
+
+
+@needs_data
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R2"])
+def test_pons_slow_sets(name: str) -> None:
+    for position, score in pons_lines(name):
+        assert solve_compiled(position, False) == score, position
+        assert solve_compiled(position, True) == sign(score), position
+
+
+def naive_value(width: int, height: int, moves: str) -> int:
+    """Pons's score by memoised plain negamax (no pruning) on tuples of columns, with its own
+    four-in-a-row test around the last stone: independent of the bitboard kernels."""
+    cells = width * height
+
+    def wins(cols: tuple[tuple[int, ...], ...], c: int) -> bool:
+        r = len(cols[c]) - 1
+        p = cols[c][r]
+
+        def at(x: int, y: int) -> bool:
+            return 0 <= x < width and 0 <= y < len(cols[x]) and cols[x][y] == p
+
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for way in (1, -1):
+                k = 1
+                while at(c + way * k * dc, r + way * k * dr):
+                    run += 1
+                    k += 1
+            if run >= 4:
+                return True
+        return False
+
+    @functools.cache
+    def value(cols: tuple[tuple[int, ...], ...]) -> int:
+        n = sum(len(col) for col in cols)
+        best = -cells
+        for c in range(width):
+            if len(cols[c]) == height:
+                continue
+            child = tuple((*col, n % 2) if i == c else col for i, col in enumerate(cols))
+            if wins(child, c):
+                return (cells + 1 - n) // 2
+            best = max(best, 0 if n + 1 == cells else -value(child))
+        return best
+
+    start: list[tuple[int, ...]] = [() for _ in range(width)]
+    for i, ch in enumerate(moves):
+        start[int(ch) - 1] += (i % 2,)
+    return value(tuple(start))
+
+
+COMPILED_SIZES = {(7, 6), (6, 5)}
+
+
+@pytest.mark.parametrize(("width", "height", "plies"),
+                         [(4, 4, 5), (5, 4, 9), (4, 5, 9), (6, 5, 19), (7, 6, 30)])
+def test_small_positions_match_a_naive_solver(width: int, height: int, plies: int) -> None:
+    """Random positions with 11-12 empty cells: both engines, both probe orders, vs the oracle."""
+    rng = random.Random(plies)
+    checked = 0
+    while checked < 4:
+        game = Connect4(width, height)
+        for _ in range(plies):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        if game.outcome() is not None:
+            continue
+        text = game.position_text().split(":")[-1]
+        expected = naive_value(width, height, text)
+        if (width, height) in COMPILED_SIZES:  # each size compiles once (seconds)
+            assert solve_game(game).value == expected, text
+        assert solve_game(game, engine="python").value == expected, text
+        assert solve(game).value == expected, text  # default settings, zero-first probes
+        checked += 1
+
+
+# ---- the agreement proof: compiled and Python engines, node for node ----------------------
+
+CONFIGS = [
+    SOLVER_CONFIG,
+    SearchConfig(),  # killers and history on, zero-first bisection, 2**18 slots
+    SearchConfig(tt_capacity=1 << 8, pvs=False),  # heavy replacement, plain alpha-beta
+]
+
+
+def counters(stats: Any) -> tuple[int, ...]:
+    return (stats.nodes, stats.leaves, stats.tt_probes, stats.tt_hits, stats.tt_cutoffs,
+            stats.cutoffs, stats.first_move_cutoffs, stats.researches, stats.seldepth)
+
+
+@needs_data
+@pytest.mark.parametrize("config", CONFIGS, ids=["solver", "default", "small-tt-no-pvs"])
+def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfig) -> None:
+    sample = pons_lines("Test_L3_R1", 12, 83) + pons_lines("Test_L2_R1", 6, 167)
+    for position, score in sample:
+        game = from_position("connect4", position)
+        for weak in (False, True):
+            python = solve(game, config, weak=weak)
+            fast = solve_game(game, weak=weak, engine="compiled", config=config)
+            assert fast.extra["engine"] == "compiled"
+            assert python.value == fast.value == (sign(score) if weak else score)
+            assert counters(python.stats) == counters(fast.stats), (position, weak)
+            assert python.pv == fast.pv and python.best_move == fast.best_move
+
+
+@needs_data
+def test_analyze_agrees_between_engines() -> None:
+    for position, score in pons_lines("Test_L2_R1", 3, 300):
+        game = from_position("connect4", position)
+        python_values, python_nodes = analyze(game, None, SOLVER_CONFIG)
+        got = analyze_game(game, engine="compiled")
+        assert got is not None
+        fast_values, fast_nodes = got
+        assert python_nodes == fast_nodes
+        assert [(m.move, m.value, m.pv) for m in python_values] == \
+            [(m.move, m.value, m.pv) for m in fast_values]
+        assert fast_values[0].value == score
+
+
+def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
+    """The compiled template and kernels run as plain Python (numpy words): same values and
+    node counts as the Python Searcher on small positions."""
+    script = textwrap.dedent("""
+        from sakiyomi.compiled.template import CompiledSearch, build
+        from sakiyomi.games.connect4 import from_position
+        from sakiyomi.search.searcher import SearchConfig
+        from sakiyomi.search.solve import solve
+        config = SearchConfig(tt_capacity=1 << 12, bisection="pons")
+        for text in ["2252576253462244111563365343671351441", "4455", "4x4:1234312",
+                     "1212121", "44455554221", "7422341735647741166133573473242566"]:
+            game = from_position("connect4", text)
+            module = build("sakiyomi.compiled.connect4",
+                           {"WIDTH": game.width, "HEIGHT": game.height})
+            search = CompiledSearch(module, config)
+            for weak in (False, True):
+                search.reset()
+                state = module.make_state(*game.kernel_state())
+                if game.outcome() is not None:
+                    print(text, "finished", module.k_outcome(state, 0)[1])
+                    break
+                fast = search.solve(state, weak=weak)
+                python = solve(game, config, weak=weak)
+                print(text, weak, fast.value, python.value, fast.stats["nodes"],
+                      python.stats.nodes, list(fast.pv) == list(python.pv))
+    """)
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "SAKIYOMI_CACHE": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split("\n")[:-1]
+    assert len(lines) == 11
+    for line in lines:
+        parts = line.split()
+        if parts[1] == "finished":
+            assert parts[2] == "-18"  # 1212121: first player won with its 4th stone
+            continue
+        assert parts[2] == parts[3] and parts[4] == parts[5] and parts[6] == "True", line
+    assert "2252576253462244111563365343671351441 False -1 -1" in out.stdout
+
+
+def test_python_engine_works_without_numba(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from sakiyomi.compiled import template
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
+    monkeypatch.setattr(template, "_warned", False)
+    game = from_position("connect4", "2252576253462244111563365343671351441")
+    first = solve_game(game)
+    second = solve_game(game, weak=True)
+    assert first.value == -1 and second.value == -1 and "engine" not in first.extra
+    err = capsys.readouterr().err
+    assert err.count("numba is not installed") == 1
+
+
+def test_generated_module_is_cached_by_source_hash(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
+    plain = build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False)
+    assert plain.WIDTH == 5 and not list(tmp_path.iterdir())  # plain builds stay in memory
+    assert build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False) \
+        is plain
+
+
+# ---- command line ---------------------------------------------------------------------------
+
+
+def sakiyomi(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sakiyomi", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_solve_and_analyze(capsys: pytest.CaptureFixture[str]) -> None:
+    position = "2252576253462244111563365343671351441"
+    assert main(["solve", "connect4", position, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["value"] == -1 and record["result"] == "loss" and record["nodes"] > 0
+    assert main(["solve", "connect4", "44455554221", "--engine", "python"]) == 0
+    assert capsys.readouterr().out.startswith("44455554221 -15 loss")
+    assert main(["analyze", "connect4", position, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [(m["move"], m["value"]) for m in record["moves"]] == [("6", -1), ("7", -2)]
+
+
+@needs_data
+def test_cli_batch_one_line_per_line_and_bad_lines_reported() -> None:
+    good = (DATA / "Test_L3_R1").read_text().split("\n")[:5]
+    stdin = "\n".join([good[0], "4444444 0", good[1], "12x4", "12121212 3", "128",
+                       *good[2:]]) + "\n"
+    out = sakiyomi("solve", "connect4", "-", stdin=stdin)
+    assert out.returncode == 2
+    lines = out.stdout.strip().split("\n")
+    assert len(lines) == 5
+    for line, expected in zip(lines, good, strict=True):
+        fields = line.split()
+        assert fields[:2] == expected.split()
+        assert "nodes" in fields and "us" in fields
+    errors = out.stderr.strip().split("\n")
+    assert len(errors) == 4
+    assert "line 2" in errors[0] and "column 4" in errors[0] and "full" in errors[0]
+    assert "line 4" in errors[1] and "'x'" in errors[1]
+    assert "line 5" in errors[2] and "game is over" in errors[2]
+    assert "line 6" in errors[3] and "beyond the board" in errors[3]
+    assert "Traceback" not in out.stderr
+
+
+def test_cli_bad_input_is_one_line_and_status_2() -> None:
+    for position in ("4444444", "abc", "1212121"):
+        out = sakiyomi("solve", "connect4", position)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    out = sakiyomi("solve", "connect4", "44", "--engine", "fast")
+    assert out.returncode == 2
+
+
+def test_cli_play_cpu_against_cpu_finishes() -> None:
+    out = sakiyomi("play", "connect4", "--first", "cpu", "--second", "cpu",
+                   "--position", "2252576253462244111563365343")
+    assert out.returncode == 0, out.stderr
+    assert "(solved)" in out.stdout
+
+
+def test_perfect_agent_answers_a_human_and_refuses_a_full_column() -> None:
+    out = sakiyomi("play", "connect4", "--first", "human", "--second", "cpu",
+                   "--position", "444444", "--time", "0.2", stdin="4\n1\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "refused" in out.stdout and "full" in out.stdout
+    assert "cpu plays" in out.stdout
+
+
+def test_game_error_for_finished_position() -> None:
+    with pytest.raises(GameError):
+        from_position("connect4", "12121212")
