@@ -4,16 +4,18 @@ For every set (strong and weak solving) it prints one JSON line and a table row:
 and mean CPU time per position, nodes per CPU second, whether every score was right, and
 the ratios to Pons's published figures (blog.gamesolver.org part 12, copied in
 /work/shared/data/connect4/README.md; his node counts are machine independent).  With
-``--pons-dir`` (a checkout of github PascalPons/connect4) it also builds his solver with a small
-driver (bench/pons_driver.cpp) and runs it on the same positions in the same run, so the time
-ratio is measured on this machine.  Nodes are counted as Pons counts them: the search calls
+``--pons-binary PATH`` (his own ``c4solver`` program, built by the user from a checkout of
+github PascalPons/connect4 in a scratch folder; this project ships none of his code nor a
+recipe that builds it) it also runs his solver on the same positions in the same run, so the
+time ratio is measured on this machine (his program reports wall-clock microseconds).
+Nodes are counted as Pons counts them: the search calls
 that compute the score (no principal-variation search).  The table is reset before each
 position (untimed), as in his protocol.  ``--startup`` measures the first call with an empty
 compile cache and a cached start in fresh processes; ``--python N`` runs the Python engine
 on N positions for its speed ratio.
 
 Usage: python bench/connect4.py [--sets L3_R1,L2_R1,...] [--limit N] [--hard-sample N]
-                                [--pons-dir DIR] [--startup] [--python N]
+                                [--pons-binary PATH] [--startup] [--python N]
 """
 
 from __future__ import annotations
@@ -80,18 +82,10 @@ def run_ours(pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
             "nodes_per_cpu_s": nodes / cpu if cpu else 0.0}
 
 
-def build_pons(pons_dir: Path, out_dir: Path) -> Path:
-    binary = out_dir / "pons_bench"
-    driver = Path(__file__).with_name("pons_driver.cpp")
-    subprocess.run(["g++", "-std=c++11", "-O3", "-DNDEBUG", f"-I{pons_dir}", "-o",
-                    str(binary), str(driver), str(pons_dir / "Solver.cpp")], check=True)
-    return binary
-
-
 def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
     stdin = "".join(f"{m}\n" for m, _ in pairs)
     out = subprocess.run([str(binary), *(["-w"] if weak else [])], input=stdin,
-                         capture_output=True, text=True, check=True, cwd=binary.parent)
+                         capture_output=True, text=True, check=True)
     rows = [ln.split() for ln in out.stdout.strip().split("\n")]
     wrong = sum((sign(int(r[1])) if weak else int(r[1])) != (sign(s) if weak else s)
                 for r, (_, s) in zip(rows, pairs, strict=True))
@@ -147,7 +141,8 @@ def main() -> None:
     parser.add_argument("--hard-sample", type=int, default=10,
                         help="evenly spaced lines of Begin-Hard (0: all 1000)")
     parser.add_argument("--modes", default="strong,weak")
-    parser.add_argument("--pons-dir", type=Path, default=None)
+    parser.add_argument("--pons-binary", type=Path, default=None,
+                        help="Pons's c4solver, built by you (reads moves, prints score nodes us)")
     parser.add_argument("--startup", action="store_true")
     parser.add_argument("--python", type=int, default=0, metavar="N")
     args = parser.parse_args()
@@ -155,8 +150,7 @@ def main() -> None:
         startup()
     if args.python:
         python_ratio(args.python)
-    tmp = tempfile.TemporaryDirectory()
-    binary = build_pons(args.pons_dir, Path(tmp.name)) if args.pons_dir else None
+    binary = args.pons_binary
     table = []
     for name in args.sets.split(","):
         name = name if name.startswith("Test_") else f"Test_{name}"
@@ -186,21 +180,20 @@ def main() -> None:
             print(json.dumps(record), flush=True)
             table.append(record)
     print()
-    print(f"{'set':<11}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>13}{'Pons pub':>12}{'ratio':>7}"
-          f"{'cpu us':>12}{'Pons us':>11}{'ratio':>7}{'Mn/s':>7}"
-          + (f"{'Pons here':>12}{'ratio':>7}{'us here':>10}{'ratio':>7}" if binary else ""))
+    print(f"{'set':<14}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>14}{'Pons pub':>12}{'ratio':>7}"
+          f"{'cpu us':>13}{'Pons us':>12}{'ratio':>7}{'Mn/s':>7}"
+          + (f"{'Pons here':>14}{'ratio':>7}{'us here':>13}{'ratio':>7}" if binary else ""))
     for r in table:
-        line = (f"{r['blog']:<11}"[:11] + f"{r['mode']:<7}{r['positions']:>5}"
-                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>13,.1f}"
+        line = (f"{r['blog']:<14}{r['mode']:<7}{r['positions']:>5}"
+                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>14,.1f}"
                 f"{r['pons_published_nodes']:>12,}{r['node_ratio_vs_published']:>7}"
-                f"{r['mean_cpu_us']:>12,.1f}{r['pons_published_us']:>11,}"
+                f"{r['mean_cpu_us']:>13,.1f}{r['pons_published_us']:>12,}"
                 f"{r['time_ratio_vs_published']:>7}"
                 f"{float(str(r['nodes_per_cpu_s'])) / 1e6:>7.2f}")
         if binary:
-            line += (f"{r['pons_here_nodes']:>12,}{r['node_ratio_vs_here']:>7}"
-                     f"{r['pons_here_cpu_us']:>10,}{r['time_ratio_vs_here']:>7}")
+            line += (f"{r['pons_here_nodes']:>14,}{r['node_ratio_vs_here']:>7}"
+                     f"{r['pons_here_cpu_us']:>13,}{r['time_ratio_vs_here']:>7}")
         print(line)
-    tmp.cleanup()
 
 
 if __name__ == "__main__":

@@ -172,7 +172,6 @@ def test_pons_sets_strong_and_weak(name: str, count: int | None, step: int) -> N
 
 @needs_data
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("SAKIYOMI_SLOW"), reason="minutes: set SAKIYOMI_SLOW=1")
 @pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R2"])
 def test_pons_slow_sets(name: str) -> None:
     for position, score in pons_lines(name):
@@ -415,7 +414,7 @@ def test_cli_play_cpu_against_cpu_finishes() -> None:
 
 def test_perfect_agent_answers_a_human_and_refuses_a_full_column() -> None:
     out = sakiyomi("play", "connect4", "--first", "human", "--second", "cpu",
-                   "--position", "444444", stdin="4\n1\nquit\n")
+                   "--position", "444444", "--time", "0.2", stdin="4\n1\nquit\n")
     assert out.returncode == 0, out.stderr
     assert "refused" in out.stdout and "full" in out.stdout
     assert "cpu plays" in out.stdout

@@ -141,14 +141,14 @@ def cmd_search(args: argparse.Namespace) -> int:
 # ---- solve -------------------------------------------------------------------------------
 
 
-def _solve_one(name: str, position: str, weak: bool, as_json: bool, engine: str = "auto",
-               batch: bool = False) -> None:
+def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
+               engine: str = "auto") -> None:
     game = load(name, position)
     if game.outcome() is not None:
         raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
     with _watch(as_json or batch, game, f"solving {position}") as watch:
-        # compiled for kernel games; the Python Searcher (with progress) otherwise
+        # the compiled engine for kernel games (no live progress there)
         result = solve_game(game, weak=weak, engine=engine, stop=watch.signal())
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
     value = result.value if weak else game_value(game, result.value, True)
@@ -181,7 +181,7 @@ def _batch_position(name: str, text: str) -> str:
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
-        _solve_one(args.game, args.position, args.weak, args.json, args.engine)
+        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine)
         return 0
     from sakiyomi.viz.progress import batch, interactive
 
@@ -193,7 +193,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             continue
         position = _batch_position(args.game, text)
         try:
-            _solve_one(args.game, position, args.weak, args.json, args.engine, batch=True)
+            _solve_one(args.game, position, args.weak, args.json, batch=True,
+                       engine=args.engine)
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2

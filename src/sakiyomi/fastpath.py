@@ -73,7 +73,9 @@ def _stats(counters: dict[str, int]) -> SearchStats:
 def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
                config: SearchConfig | None = None, with_pv: bool = True,
                stop: StopSignal | None = None) -> SearchResult[Any]:
-    """``search.solve.solve`` on the compiled engine when it can run, else the Python one."""
+    """``search.solve.solve`` on the compiled engine when it can run, else the Python one
+    (``stop`` reaches only the Python engine: compiled code stops by node budgets).
+    """
     config = config if config is not None else solver_config(game)
     search = compiled_search(game, config, engine)
     if search is None:

@@ -167,11 +167,57 @@ class GameUnits(Protocol):
 
 
 @runtime_checkable
+class SearchShortcuts(Protocol[M_co]):
+    """Game knowledge a solver may use without changing any value (Pons's Connect Four tricks).
+
+    ``value_bounds(ply)`` brackets the exact value of the current position, reached by a move
+    from ``search_moves()`` (lo == hi: known without search, e.g. a win next move); the
+    Searcher narrows its window with it below the root.  ``search_moves()`` is a non-empty
+    subset of the legal moves that always holds a best move (e.g. drop moves that lose at
+    once); the Searcher expands only these.  Detected once; games without it are unchanged.
+    """
+
+    def value_bounds(self, ply: int) -> tuple[int, int]:
+        """(lo, hi) with lo <= exact value <= hi for the side to move."""
+        ...
+
+    def search_moves(self) -> Sequence[M_co]:
+        """The moves the search needs, in the game's order."""
+        ...
+
+
+@runtime_checkable
 class Checks(Protocol):
     """A game with checks (chess, shogi): the searcher may extend checking lines one ply."""
 
     def in_check(self) -> bool:
         """True when the side to move is in check."""
+        ...
+
+
+@runtime_checkable
+class SolverSettings(Protocol):
+    """A game that knows which ``SearchConfig`` fields suit solving it (e.g. Othello: a large
+    table, no killers or history).  Plain values, so games need not import the search layer.
+    """
+
+    def solver_settings(self) -> dict[str, int | bool | str]:
+        """Keyword arguments for ``SearchConfig`` when this game is solved or searched."""
+        ...
+
+
+@runtime_checkable
+class KernelGame(Protocol):
+    """A game whose rules are kernels in ``sakiyomi.compiled`` (moves are ints), so the
+    compiled search template can run it (DESIGN.md §5).
+    """
+
+    def kernel_spec(self) -> tuple[str, dict[str, int]]:
+        """(kernel module name, its parameters such as the board size)."""
+        ...
+
+    def kernel_state(self) -> tuple[int, ...]:
+        """The current position as the kernel state's words (Python ints)."""
         ...
 
 
@@ -212,52 +258,6 @@ class CheckingMoves(Protocol[M_co]):
 
     def checking_moves(self) -> Sequence[M_co]:
         """The legal moves of the side to move that give check."""
-        ...
-
-
-@runtime_checkable
-class SearchShortcuts(Protocol[M_co]):
-    """Game knowledge a solver may use without changing any value (Pons's Connect Four tricks).
-
-    ``value_bounds(ply)`` brackets the exact value of the current position, reached by a move
-    from ``search_moves()`` (lo == hi: known without search, e.g. a win next move); the
-    Searcher narrows its window with it below the root.  ``search_moves()`` is a non-empty
-    subset of the legal moves that always holds a best move (e.g. drop moves that lose at
-    once); the Searcher expands only these.  Detected once; games without it are unchanged.
-    """
-
-    def value_bounds(self, ply: int) -> tuple[int, int]:
-        """(lo, hi) with lo <= exact value <= hi for the side to move."""
-        ...
-
-    def search_moves(self) -> Sequence[M_co]:
-        """The moves the search needs, in the game's order."""
-        ...
-
-
-@runtime_checkable
-class SolverSettings(Protocol):
-    """A game that knows which ``SearchConfig`` fields suit solving it (e.g. Othello: a large
-    table, no killers or history).  Plain values, so games need not import the search layer.
-    """
-
-    def solver_settings(self) -> dict[str, int | bool | str]:
-        """Keyword arguments for ``SearchConfig`` when this game is solved or searched."""
-        ...
-
-
-@runtime_checkable
-class KernelGame(Protocol):
-    """A game whose rules are kernels in ``sakiyomi.compiled`` (moves are ints), so the
-    compiled search template can run it (DESIGN.md §5).
-    """
-
-    def kernel_spec(self) -> tuple[str, dict[str, int]]:
-        """(kernel module name, its parameters such as the board size)."""
-        ...
-
-    def kernel_state(self) -> tuple[int, ...]:
-        """The current position as the kernel state's words (Python ints)."""
         ...
 
 

@@ -15,13 +15,19 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
 (the decorator: ``numba.njit(cache=True)`` here):
 
 * constants ``MAX_MOVES`` (moves at one node, at most), ``MOVE_LIMIT`` (moves are ints in
-  ``range(MOVE_LIMIT)``), ``PLY_LIMIT`` (longest game), ``HAS_HINTS``, ``HAS_SHORTCUTS``;
+  ``range(MOVE_LIMIT)``, at most 255: the table packs move + 1 in 8 bits), ``PLY_LIMIT``
+  (longest game), ``HAS_HINTS``, ``HAS_SHORTCUTS`` (booleans);
 * a plain ``make_state(*ints)`` building a state (a tuple of words) from Python ints;
-* kernels on states: ``k_outcome(s, ply) -> (finished, value)``, ``k_key(s) -> uint64``,
-  ``k_legal_moves(s, out) -> count``, ``k_search_moves(s, out) -> count``,
-  ``k_bounds(s, ply) -> (lo, hi)``, ``k_score_bounds(s) -> (lo, hi)``,
-  ``k_hint(s, move) -> int``, ``k_play(s, move) -> s'`` (states are values: no undo),
-  ``k_evaluate(s) -> int``;
+* kernels on states: ``k_outcome(s, ply) -> (finished, value)`` (the terminal score for the
+  side to move, e.g. ``±(WIN - ply)`` or a disc difference), ``k_key(s) -> uint64`` (equal
+  positions, equal keys; the low bits index the table, so mix them), ``k_legal_moves(s, out,
+  base) -> count`` and ``k_search_moves(s, out, base) -> count`` (write moves at
+  ``out[base:]``, an int64 array), ``k_bounds(s, ply) -> (lo, hi)`` (SearchShortcuts
+  .value_bounds), ``k_score_bounds(s) -> (lo, hi)`` (ScoreBounds), ``k_hint(s, move) -> int``,
+  ``k_play(s, move) -> s'`` (states are values: no undo), ``k_evaluate(s) -> int``.
+  Games without hints or shortcuts set the flags False and still define the kernels.
+* the Python game class calls the same kernels (plain build: ``build(..., compiled=False)``
+  or the module itself) and declares ``KernelGame``; moves are the kernels' ints;
 * optional hooks (defaults: absent, switched off): ``HAS_LEAF_SOLVER`` with
   ``k_leaf_solve(s, depth, alpha, beta, mem) -> (solved, value)``, an exact fail-soft solver
   for small subtrees (when ``depth`` reaches the end anyway) that adds the nodes and leaves

@@ -34,14 +34,14 @@ GAMES: dict[str, GameInfo] = {
         GameInfo("nim", "sakiyomi.games.nim", "Nim, normal play: who takes the last object wins",
                  "3,4,5"),
         GameInfo("tictactoe", "sakiyomi.games.tictactoe", "tic-tac-toe (x moves first)", "start"),
-        GameInfo("connect4", "sakiyomi.games.connect4",
-                 "Connect Four 7x6 (Pons's notation; WxH: for other sizes)", "start"),
-        GameInfo("othello", "sakiyomi.games.othello", "Othello/Reversi 8x8 (OBF positions)",
-                 "start"),
         GameInfo("shogi", "sakiyomi.games.shogi", "shogi (cshogi rules; SFEN/startpos, USI moves)",
                  "startpos", extra="shogi"),
         GameInfo("chess", "sakiyomi.games.chess", "chess (python-chess rules; FEN or startpos)",
                  "startpos", extra="chess"),
+        GameInfo("othello", "sakiyomi.games.othello", "Othello/Reversi 8x8 (OBF positions)",
+                 "start"),
+        GameInfo("connect4", "sakiyomi.games.connect4",
+                 "Connect Four 7x6 (Pons's notation; WxH: for other sizes)", "start"),
     )
 }
 

@@ -244,7 +244,7 @@ class Searcher(Generic[M]):
             return value
 
         # 3b. Selective search at non-PV nodes: null move, then futility (config switches).
-        pv_node = beta - alpha > 1
+        # (pv_node: the caller's window, set in step 1b.)
         in_check = self._checks.in_check() if self._needs_check and self._checks else False
         futile_value: int | None = None
         if not pv_node and not in_check and ply > 0:
