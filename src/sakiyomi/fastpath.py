@@ -179,7 +179,9 @@ class PerfectAgent:
             return self._python(game, config)
         state = _state(search, game)
         start = search.stats["nodes"]
-        search.set_node_limit(start + self.budget)
+        # A quarter of the budget for trying to solve every move; the rest (and whatever
+        # that try left unused) for the depth-limited search, so a move never costs more.
+        search.set_node_limit(start + self.budget // 4)
         values = search.analyze(state)
         if values:
             move, value, pv = values[0]
@@ -189,7 +191,7 @@ class PerfectAgent:
         best: RootResult | None = None
         for depth in range(1, self.limits.max_depth + 1):
             search.new_search()
-            search.set_node_limit(search.stats["nodes"] + self.budget)
+            search.set_node_limit(start + self.budget)
             result = search.search(state, depth, -INF, INF)
             if not result.complete:
                 break
