@@ -30,6 +30,7 @@ import cshogi
 from cshogi.usi import Engine
 
 from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.games.shogi_facade import is_forced_mate_line
 from sakiyomi.search.dfpn import solve_mate
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits, StopSignal
@@ -54,18 +55,6 @@ def rows(name: str) -> list[dict[str, str]]:
 # ---- 1. mates ------------------------------------------------------------------------------
 
 
-def verified(sfen: str, line: list[str]) -> bool:
-    board = cshogi.Board(sfen)
-    for ply, text in enumerate(line):
-        move = board.move_from_usi(text)
-        if move == 0 or not board.is_legal(move):
-            return False
-        board.push(move)
-        if ply % 2 == 0 and not board.is_check():
-            return False
-    return board.is_check() and not list(board.legal_moves)
-
-
 def bench_mates(seconds: float) -> None:
     for name in ("mate3_yaneuraou.tsv", "mate5_yaneuraou.tsv", "mate7_yaneuraou.tsv",
                  "tsume_classic.tsv"):
@@ -84,7 +73,7 @@ def bench_mates(seconds: float) -> None:
                 controls_ok += result.status == "nomate"
                 continue
             line = [game.move_to_text(m) for m in result.moves]
-            if result.status == "mate" and verified(row["sfen"], line):
+            if result.status == "mate" and is_forced_mate_line(row["sfen"], line):
                 found += 1
                 if len(line) == int(row["mate_ply"]) and line[0] in row["first_moves"].split(","):
                     shortest += 1

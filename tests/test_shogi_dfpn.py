@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import cshogi
 import pytest
 
 from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.games.shogi_facade import is_forced_mate_line
 from sakiyomi.search.dfpn import solve_mate
 from sakiyomi.search.limits import StopSignal
 from tests.shogi_data import SLOW, rows
@@ -14,19 +14,6 @@ MATE3 = rows("mate3_yaneuraou.tsv")
 MATE5 = rows("mate5_yaneuraou.tsv")
 MATE7 = rows("mate7_yaneuraou.tsv")
 CLASSIC = rows("tsume_classic.tsv")
-
-
-def _is_forced_mate_line(sfen: str, line: list[str]) -> bool:
-    """Replay on a fresh cshogi board: every attacker move checks, the defender ends mated."""
-    board = cshogi.Board(sfen)
-    for ply, text in enumerate(line):
-        move = board.move_from_usi(text)
-        if move == 0 or not board.is_legal(move):
-            return False
-        board.push(move)
-        if ply % 2 == 0 and not board.is_check():
-            return False
-    return board.is_check() and not list(board.legal_moves)
 
 
 def _check(row: dict[str, str]) -> None:
@@ -40,7 +27,7 @@ def _check(row: dict[str, str]) -> None:
     assert result.status == "mate"
     assert len(line) == int(row["mate_ply"])  # shortest mate under normal rules
     assert line[0] in row["first_moves"].split(",")
-    assert _is_forced_mate_line(row["sfen"], line)
+    assert is_forced_mate_line(row["sfen"], line)
 
 
 @pytest.mark.parametrize("row", MATE3, ids=[r["id"] for r in MATE3])
@@ -87,4 +74,4 @@ def test_a_small_table_still_finds_the_shortest_mates() -> None:
         plies = next(p for p in range(1, 9, 2) if solver.prove(p))
         assert plies == int(row["mate_ply"])
         line = [game.move_to_text(m) for m in solver.mate_line(plies)]
-        assert len(line) == plies and _is_forced_mate_line(row["sfen"], line)
+        assert len(line) == plies and is_forced_mate_line(row["sfen"], line)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import io
-import queue
-import subprocess
 import sys
-import threading
 import time
 
 import pytest
@@ -16,6 +13,7 @@ from sakiyomi.protocols.engine_loop import Output, ProtocolError
 from sakiyomi.protocols.uci import UciHandler, parse_go
 from sakiyomi.score import loss_in, win_in
 from sakiyomi.tt import TranspositionTable
+from tests.engine_process import EngineProcess
 
 
 def _handler() -> tuple[UciHandler, io.StringIO]:
@@ -97,43 +95,12 @@ def test_uci_scores_count_moves_not_plies() -> None:
     assert uci_score(-35) == "cp -35"
 
 
-class _Engine:
-    """A live engine subprocess with a reader thread, for timing-sensitive exchanges."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "sakiyomi", "uci"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix: str, timeout: float) -> str | None:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
-            except queue.Empty:
-                return None
-            if line.startswith(prefix):
-                return line
-        return None
-
-    def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(timeout=30)
+def _engine() -> EngineProcess:
+    return EngineProcess([sys.executable, "-m", "sakiyomi", "uci"])
 
 
 def test_ponder_waits_for_ponderhit_then_moves_in_time() -> None:
-    engine = _Engine()
+    engine = _engine()
     try:
         engine.send("position startpos moves e2e4")
         engine.send("go ponder wtime 3000 btime 3000")
@@ -147,7 +114,7 @@ def test_ponder_waits_for_ponderhit_then_moves_in_time() -> None:
 
 
 def test_go_depth_finishes_by_itself_and_stop_after_it_is_harmless() -> None:
-    engine = _Engine()
+    engine = _engine()
     try:
         engine.send("position startpos")
         engine.send("go depth 3")

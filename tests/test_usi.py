@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import queue
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +13,7 @@ import cshogi
 import pytest
 from cshogi.usi import Engine
 
+from tests.engine_process import EngineProcess
 from tests.shogi_data import rows
 
 SCRIPT = Path(sys.executable).parent / "sakiyomi-usi"
@@ -30,37 +29,11 @@ def engine() -> Iterator[Engine]:
     client.quit()
 
 
-class Raw:
+class Raw(EngineProcess):
     """A line-level client with timeouts (cshogi's client would wait forever on a silent engine)."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str, timeout: float = 20.0) -> list[str]:
-        """Every line up to and including the first starting with ``prefix``."""
-        seen: list[str] = []
-        deadline = time.monotonic() + timeout
-        while True:
-            seen.append(self.lines.get(timeout=max(0.01, deadline - time.monotonic())))
-            if seen[-1].startswith(prefix):
-                return seen
-
-    def close(self) -> int:
-        self.send("quit")
-        return self.proc.wait(timeout=20)
+        super().__init__([ENGINE])
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 BLACK = 0  # sente, moves first
 WHITE = 1
@@ -219,3 +219,21 @@ def _check_placement(token: str, rank: int, file: int, pawn_files: set[tuple[str
         if (owner, file) in pawn_files:
             raise ValueError("two unpromoted pawns of one side on a file (nifu)")
         pawn_files.add((owner, file))
+
+
+def is_forced_mate_line(sfen: str, line: list[str]) -> bool:
+    """True when ``line`` (USI moves) replayed by cshogi's rules is a tsume answer: every
+    attacker move is legal and gives check, and the defender ends mated (checks mate answers
+    independently of our own search).
+    """
+    import cshogi
+
+    board: Any = cshogi.Board(sfen)
+    for ply, text in enumerate(line):
+        move = board.move_from_usi(text)
+        if move == 0 or not board.is_legal(move):
+            return False
+        board.push(move)
+        if ply % 2 == 0 and not board.is_check():
+            return False
+    return bool(board.is_check()) and not list(board.legal_moves)
