@@ -3,7 +3,7 @@
 For every set (strong and weak solving) it prints one JSON line and a table row: mean nodes
 and mean CPU time per position, nodes per CPU second, whether every score was right, and
 the ratios to Pons's published figures (blog.gamesolver.org part 12, copied in
-/work/shared/data/connect4/README.md; his node counts are machine independent).  With
+tests/data/connect4/README.md; his node counts are machine independent).  With
 ``--pons-binary PATH`` (his own ``c4solver`` program, built by the user from a checkout of
 github PascalPons/connect4 in a scratch folder; this project ships none of his code nor a
 recipe that builds it) it also runs his solver on the same positions in the same run, so the
@@ -34,7 +34,7 @@ from sakiyomi.games.connect4 import Connect4, from_position
 from sakiyomi.search.searcher import Searcher
 from sakiyomi.search.solve import exact_value
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 SETS = {  # file: (blog name, strong us, strong nodes, weak us, weak nodes) -- Pons, part 12
     "Test_L3_R1": ("End-Easy", 4.568, 51.28, 3.217, 29.36),
     "Test_L2_R1": ("Middle-Easy", 37.45, 449.6, 47.73, 532.7),

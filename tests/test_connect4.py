@@ -24,10 +24,7 @@ from sakiyomi.games.connect4 import Connect4, from_position
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4" / "pons_original"
-if not DATA.is_dir():  # the worktree layout: /work/wt/<name>/tests -> /work/shared
-    DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4" / "pons_original"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="Pons's test sets not found")
+DATA = Path(__file__).resolve().parent / "data" / "connect4" / "pons_original"
 
 
 def pons_lines(name: str, count: int | None = None, step: int = 1) -> list[tuple[str, int]]:
@@ -154,7 +151,6 @@ def solve_compiled(position: str, weak: bool) -> int:
     return search.solve(state, weak=weak, with_pv=False).value
 
 
-@needs_data
 @pytest.mark.parametrize(("name", "count", "step"), [
     ("Test_L3_R1", None, 1), ("Test_L2_R1", None, 1), ("Test_L1_R1", None, 1),
     ("Test_L2_R2", 100, 10),
@@ -170,7 +166,6 @@ def test_pons_sets_strong_and_weak(name: str, count: int | None, step: int) -> N
     assert not wrong, wrong[:5]
 
 
-@needs_data
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R2"])
 def test_pons_slow_sets(name: str) -> None:
@@ -262,7 +257,6 @@ def counters(stats: Any) -> tuple[int, ...]:
             stats.cutoffs, stats.first_move_cutoffs, stats.researches, stats.seldepth)
 
 
-@needs_data
 @pytest.mark.parametrize("config", CONFIGS, ids=["solver", "default", "small-tt-no-pvs"])
 def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfig) -> None:
     sample = pons_lines("Test_L3_R1", 12, 83) + pons_lines("Test_L2_R1", 6, 167)
@@ -277,7 +271,6 @@ def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfi
             assert python.pv == fast.pv and python.best_move == fast.best_move
 
 
-@needs_data
 def test_analyze_agrees_between_engines() -> None:
     for position, score in pons_lines("Test_L2_R1", 3, 300):
         game = from_position("connect4", position)
@@ -375,7 +368,6 @@ def test_cli_solve_and_analyze(capsys: pytest.CaptureFixture[str]) -> None:
     assert [(m["move"], m["value"]) for m in record["moves"]] == [("6", -1), ("7", -2)]
 
 
-@needs_data
 def test_cli_batch_one_line_per_line_and_bad_lines_reported() -> None:
     good = (DATA / "Test_L3_R1").read_text().split("\n")[:5]
     stdin = "\n".join([good[0], "4444444 0", good[1], "12x4", "12121212 3", "128",
