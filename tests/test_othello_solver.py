@@ -24,7 +24,6 @@ from sakiyomi.search.solve import solve
 
 DATA = Path(__file__).parent / "data" / "othello"
 CONFIG = SearchConfig(killers=False, history=False, tt_capacity=1 << 20)
-SLOW = {36, 38}  # 5-30 s each: pytest -m slow (and bench/othello.py --set 20-39)
 
 
 def ffo(name: str, first: int) -> list[tuple[int, str, int, set[str]]]:
@@ -57,8 +56,7 @@ FFO_1_39 = ffo("fforum-1-19.obf", 1) + ffo("fforum-20-39.obf", 20)
 
 @pytest.mark.parametrize(
     "number, line, score, best_moves",
-    [pytest.param(*p, marks=pytest.mark.slow) if p[0] in SLOW else p
-     for p in FFO_1_39],
+    FFO_1_39,  # every one in the default suite (#36 and #38 take 5-30 s each)
     ids=[f"ffo{p[0]}" for p in FFO_1_39])
 def test_ffo_exact_score_and_best_move(number: int, line: str, score: int,
                                        best_moves: set[str]) -> None:
