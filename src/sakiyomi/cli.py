@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from sakiyomi.agents import Agent, HumanAgent, SearchAgent
-from sakiyomi.fastpath import ENGINES, PerfectAgent, analyze_game, search_game, solve_game
+from sakiyomi.agents import Agent, HumanAgent, PerfectAgent, SearchAgent
+from sakiyomi.fastpath import ENGINES, analyze_game, search_game, solve_game
 from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.match import play_game

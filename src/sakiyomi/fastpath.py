@@ -10,16 +10,14 @@ Results come back as the core's records (``SearchResult``, ``MoveValue``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from sakiyomi.compiled.template import CompiledSearch, RootResult, build, numba_available
 from sakiyomi.game import Game, KernelGame, SearchShortcuts, SolverSettings
 from sakiyomi.score import INF, result_word
-from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchResult, SearchStats
-from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import FULL_DEPTH, MoveValue, analyze, solve
 
 ENGINES = ("auto", "compiled", "python")
@@ -60,7 +58,8 @@ def compiled_search(game: Game[Any], config: SearchConfig, engine: str = "auto",
     return search
 
 
-def _state(search: CompiledSearch, game: Game[Any]) -> tuple[Any, ...]:
+def root_state(search: CompiledSearch, game: Game[Any]) -> tuple[Any, ...]:
+    """The compiled engine's root state for a kernel game's position."""
     assert isinstance(game, KernelGame)
     state: tuple[Any, ...] = search.module.make_state(*game.kernel_state())
     return state
@@ -80,7 +79,7 @@ def solve_game(game: Game[Any], weak: bool = False, engine: str = "auto",
     search = compiled_search(game, config, engine)
     if search is None:
         return solve(game, config, weak=weak, stop=stop)
-    state = _state(search, game)
+    state = root_state(search, game)
     stop = StopSignal()
     root = search.solve(state, weak=weak, with_pv=with_pv)
     return SearchResult(root.value, root.best_move, root.pv, FULL_DEPTH, _stats(root.stats),
@@ -99,7 +98,7 @@ def search_game(game: Game[Any], limits: Limits, engine: str = "auto",
     search = compiled_search(game, config, engine, fresh=False)
     if search is None:
         return None
-    state = _state(search, game)
+    state = root_state(search, game)
     start = time.perf_counter()
     before = search.stats
     first = before["nodes"]
@@ -150,72 +149,8 @@ def analyze_game(game: Game[Any], engine: str = "auto", config: SearchConfig | N
     if search is None:
         return analyze(game, None, config, stop=stop)
     search.set_node_limit(node_limit)
-    values = search.analyze(_state(search, game))
+    values = search.analyze(root_state(search, game))
     search.set_node_limit(None)
     if not values:
         return None
     return [MoveValue(m, v, pv) for m, v, pv in values], search.stats["nodes"]
-
-
-class PerfectAgent:
-    """The computer for kernel games: plays perfectly (exact analysis of every move) when the
-    compiled solver finishes within the move's node budget, else the best move of a
-    depth-limited compiled search with what is left.
-    """
-
-    def __init__(self, limits: Limits, report: Callable[[str], None] | None = None,
-                 name: str = "cpu") -> None:
-        self.limits = limits
-        self.report = report
-        self.name = name
-        seconds = limits.time if limits.time is not None else 5.0
-        self.budget = limits.nodes or int(seconds * NODES_PER_SECOND)
-
-    def choose(self, game: Game[Any]) -> Any:
-        """The move to play (the position is not changed)."""
-        config = solver_config(game)
-        search = compiled_search(game, config, fresh=False)
-        if search is None:
-            return self._python(game, config)
-        state = _state(search, game)
-        start = search.stats["nodes"]
-        # A quarter of the budget for trying to solve every move; the rest (and whatever
-        # that try left unused) for the depth-limited search, so a move never costs more.
-        search.set_node_limit(start + self.budget // 4)
-        values = search.analyze(state)
-        if values:
-            move, value, pv = values[0]
-            self._say(game, move, f"value {value} (solved)", pv, search.stats["nodes"] - start)
-            search.set_node_limit(None)
-            return move
-        best: RootResult | None = None
-        for depth in range(1, self.limits.max_depth + 1):
-            search.new_search()
-            search.set_node_limit(start + self.budget)
-            result = search.search(state, depth, -INF, INF)
-            if not result.complete:
-                break
-            best = result
-            if not result.extra["hit_horizon"]:
-                break
-        search.set_node_limit(None)
-        if best is None or best.best_move is None:
-            return game.legal_moves()[0]
-        self._say(game, best.best_move, f"heuristic {best.value}", best.pv,
-                  search.stats["nodes"] - start)
-        return best.best_move
-
-    def _python(self, game: Game[Any], config: SearchConfig) -> Any:
-        searcher: Searcher[Any] = Searcher(game.copy(), config,
-                                           stop=StopSignal.from_limits(self.limits))
-        result = run(searcher, self.limits)
-        self._say(game, result.best_move, f"value {result.value}", result.pv,
-                  result.stats.nodes)
-        return result.best_move
-
-    def _say(self, game: Game[Any], move: Any, what: str, pv: tuple[Any, ...],
-             nodes: int) -> None:
-        if self.report is not None:
-            line = " ".join(game.move_to_text(m) for m in pv)
-            self.report(f"{self.name} plays {game.move_to_text(move)}  {what}  pv {line}  "
-                        f"nodes {nodes}")
