@@ -164,8 +164,13 @@ class Othello:
         return int(p), int(o)
 
     def key(self) -> int:
-        """Perfect key: both bitboards and the side to move."""
-        return int(self._discs[0]) | int(self._discs[1]) << 64 | int(self._side) << 128
+        """The compiled engine's 64-bit hash of the position from the side to move
+        (``othello_kernels.position_key``), so that both engines fill their tables alike and
+        count the same nodes.  Not a perfect key (a position takes 128 bits); the mixing is
+        strong enough that FFO #1-#49 solve exactly (see DESIGN.md §10).
+        """
+        p, o = self._po()
+        return int(k.position_key(p, o))
 
     def copy(self) -> Self:
         clone = object.__new__(type(self))
