@@ -26,7 +26,7 @@ from sakiyomi.game import (
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
-from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, to_tt
+from sakiyomi.score import INF, MAX_PLY, SOLVED, from_tt, is_decisive, is_win, to_tt
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
@@ -36,7 +36,6 @@ from sakiyomi.tt import Bound, TranspositionTable
 M = TypeVar("M", bound=Hashable)
 
 _EMPTY: tuple[object, ...] = ()
-SOLVED = MAX_PLY  # TT depth of results that reached the end of the game everywhere
 
 
 @dataclass(frozen=True, slots=True)
