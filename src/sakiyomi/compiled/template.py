@@ -149,11 +149,6 @@ def section(module_name: str) -> Section:
     return Section(path, text.count("\n", 0, at) + 1, text[at:])
 
 
-def kernel_body(module_name: str) -> str:
-    """The kernel text of a kernel module: everything from the KERNELS marker on."""
-    return section(module_name).text
-
-
 def _header(params: dict[str, int], compiled: bool) -> str:
     """The generated module's header: decorator and word type, shared constants, parameters."""
     from sakiyomi.compiled.search_template import SHARED
