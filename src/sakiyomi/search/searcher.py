@@ -9,7 +9,7 @@ tree): ``v <= alpha`` ⇒ ``t <= v``; ``v >= beta`` ⇒ ``t >= v``; otherwise ``
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -300,8 +300,15 @@ class Searcher(Generic[M]):
                 if value > a:
                     a = value
                     self._pv[ply] = (move, *self._pv[ply + 1])
-                    if value >= beta:
-                        self._cutoff(moves, i, ply, depth)
+                    if value >= beta:  # cut: counters, killers, history, pruned moves
+                        stats.cutoffs += 1
+                        if i == 0:
+                            stats.first_move_cutoffs += 1
+                        if self._ordering:
+                            self.orderer.record_cutoff(move, ply, depth)
+                        if tracing:
+                            tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
+                                          moves[i + 1:])
                         break
         if path_check:
             self._path.pop(key)
@@ -336,19 +343,6 @@ class Searcher(Generic[M]):
         if lo == hi or lo >= beta or hi <= alpha:
             return alpha, beta, hi if hi <= alpha else lo
         return max(alpha, lo), min(beta, hi), None
-
-    def _cutoff(self, moves: Sequence[M], i: int, ply: int, depth: int) -> None:
-        """Book-keeping of a beta cut-off by ``moves[i]``: counters, killers and history, and
-        the pruned siblings for the tracer.
-        """
-        stats = self.stats
-        stats.cutoffs += 1
-        if i == 0:
-            stats.first_move_cutoffs += 1
-        if self._ordering:
-            self.orderer.record_cutoff(moves[i], ply, depth)
-        if self.tracer.enabled:
-            self.tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha", moves[i + 1:])
 
     # ---- selective search (chess-style; each behind a SearchConfig switch) -----------------
 
