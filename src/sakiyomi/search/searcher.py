@@ -5,6 +5,10 @@ calls ``Searcher.search`` with the window and depth it needs (DESIGN.md §1.1).
 
 Fail-soft contract of ``search(depth, alpha, beta)`` with true value ``t`` (of the depth-limited
 tree): ``v <= alpha`` ⇒ ``t <= v``; ``v >= beta`` ⇒ ``t >= v``; otherwise ``v == t``.
+
+Whatever is raised below a move (a stop, a game method's exception) takes that move back on
+its way up (``search.errors``), so the caller's game is always back at the root; a game
+method's exception arrives as a ``GameMethodError`` naming the method and the line.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from sakiyomi.game import (
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
 from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, to_tt
+from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.search.validate import CheckedGame
 from sakiyomi.tt import Bound, TranspositionTable
 
 M = TypeVar("M", bound=Hashable)
@@ -54,6 +60,7 @@ class SearchConfig:
     quiescence: bool = True
     repetition: bool = True
     check_every: int = 1024  # nodes between polls of the stop signal
+    validate: bool = False  # check every answer of the game's methods (search.validate)
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
@@ -83,6 +90,8 @@ class Searcher(Generic[M]):
         stop: StopSignal | None = None,
         history: Iterable[int] = (),
     ) -> None:
+        if config.validate:
+            game = CheckedGame(game)
         self.game = game
         self.config = config
         self.tracer = tracer
@@ -123,7 +132,6 @@ class Searcher(Generic[M]):
         self._path = PathHistory(self._history_keys)
         self._pv: list[tuple[M, ...]] = [cast(tuple[M, ...], _EMPTY)] * (MAX_PLY + 2)
         self._next_poll = config.check_every
-        self._ply = 0
         self.root_best_move: M | None = None
         self.hit_horizon = False  # did the last search stop anywhere on its depth limit?
 
@@ -137,28 +145,25 @@ class Searcher(Generic[M]):
     def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
         """Search the root to ``depth`` plies inside (alpha, beta); fail-soft (see module doc).
 
-        Raises SearchAborted if the stop signal fires; the game is then restored to the root.
+        Raises SearchAborted if the stop signal fires, GameMethodError if a game method fails
+        (search.errors); either way the game is back at the root.
         """
         self.root_best_move = None
         self.hit_horizon = False
-        self._ply = 0
         self._root_depth = depth
         self._next_poll = self.stats.nodes + self.config.check_every
         try:
             return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
-        except SearchAborted:
-            for _ in range(self._ply):
-                self.game.undo()
+        except BaseException as exc:  # the moves below the root are already taken back
             self._path = PathHistory(self._history_keys)
-            raise
+            raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
 
     # ---- the node search ----------------------------------------------------------------
 
-    def _poll(self, ply: int) -> None:
+    def _poll(self) -> None:
         """Check the stop signal (every ``check_every`` nodes)."""
         self._next_poll = self.stats.nodes + self.config.check_every
         if self.stop.should_stop(self.stats.nodes):
-            self._ply = ply
             raise SearchAborted
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
@@ -171,7 +176,7 @@ class Searcher(Generic[M]):
         tracing = tracer.enabled
         stats.nodes += 1
         if stats.nodes >= self._next_poll:
-            self._poll(ply)
+            self._poll()
         if ply > stats.seldepth:
             stats.seldepth = ply
         self._pv[ply] = cast(tuple[M, ...], _EMPTY)
@@ -280,17 +285,20 @@ class Searcher(Generic[M]):
                 new_depth, reduction = plan
             else:
                 game.play(move)
-            if i == 0 or not pvs:
-                value = -self._search(new_depth, -beta, -a, ply + 1, move)
-            else:
-                value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
-                if reduction and value > a:
-                    value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
-                if a < value < beta:
-                    stats.researches += 1
-                    if tracing:
-                        tracer.research(ply + 1, move)
+            try:
+                if i == 0 or not pvs:
                     value = -self._search(new_depth, -beta, -a, ply + 1, move)
+                else:
+                    value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                    if reduction and value > a:
+                        value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
+                    if a < value < beta:
+                        stats.researches += 1
+                        if tracing:
+                            tracer.research(ply + 1, move)
+                        value = -self._search(new_depth, -beta, -a, ply + 1, move)
+            except BaseException as exc:  # take the move back, name it in the error
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
             if value > best:
                 best = value
@@ -364,7 +372,10 @@ class Searcher(Generic[M]):
             self._path.push(key)
         nuller.play_null()
         outer_horizon = self.hit_horizon
-        value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+        try:
+            value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+        except BaseException as exc:
+            raise unwind(exc, NULL_MOVE, game, nuller.undo_null)  # noqa: B904 (unwind sets the cause)
         nuller.undo_null()
         if self._path_check:
             self._path.pop(key)
@@ -398,7 +409,10 @@ class Searcher(Generic[M]):
         assert checks is not None
         quiet = self._tactical is not None and not self._tactical.is_tactical(move)
         self.game.play(move)
-        gives_check = checks.in_check()
+        try:
+            gives_check = checks.in_check()
+        except BaseException as exc:
+            raise unwind(exc, move, self.game, self.game.undo)  # noqa: B904 (unwind sets the cause)
         if gives_check and self._extend and ply < 2 * self._root_depth:
             return depth, 0
         if not quiet or gives_check or i == 0:
@@ -422,7 +436,10 @@ class Searcher(Generic[M]):
         values: dict[int, int] = {}
         for i, move in enumerate(moves):
             game.play(move)
-            values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
+            try:
+                values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
+            except BaseException as exc:
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
         if self._path_check:
             self._path.pop(key)
@@ -446,17 +463,20 @@ class Searcher(Generic[M]):
             moves = self.orderer.order(moves, None, ply)
         for move in moves:
             game.play(move)
-            stats.nodes += 1
-            stats.qnodes += 1
-            if stats.nodes >= self._next_poll:
-                self._poll(ply + 1)
-            if ply + 1 > stats.seldepth:
-                stats.seldepth = ply + 1
-            outcome = game.outcome()
-            if outcome is not None:
-                value = -self._score_terminal(outcome, ply + 1)
-            else:
-                value = -self._quiesce(-beta, -alpha, ply + 1)
+            try:
+                stats.nodes += 1
+                stats.qnodes += 1
+                if stats.nodes >= self._next_poll:
+                    self._poll()
+                if ply + 1 > stats.seldepth:
+                    stats.seldepth = ply + 1
+                outcome = game.outcome()
+                if outcome is not None:
+                    value = -self._score_terminal(outcome, ply + 1)
+                else:
+                    value = -self._quiesce(-beta, -alpha, ply + 1)
+            except BaseException as exc:
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
             if value > best:
                 best = value
