@@ -90,7 +90,8 @@ def test_conformance_of_every_answer_under_validation(name: str) -> None:
         checked = run(Searcher(game, SearchConfig(validate=True)), Limits(depth=depth))
         assert (checked.value, checked.stats.nodes) == (plain.value, plain.stats.nodes)
         book = textbook.alphabeta(game, depth)
-        assert textbook.alphabeta(CheckedGame(game), depth) == book
+        watched = CheckedGame(game)
+        assert textbook.alphabeta(watched, depth) == book
         assert game.key() == start_key
 
 

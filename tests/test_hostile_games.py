@@ -6,7 +6,7 @@ search cannot use are found by the validating mode (search.validate).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 import pytest
 
@@ -99,9 +99,10 @@ class Faulty:
             return self.answer  # type: ignore[return-value]
         return self.game.key()
 
-    def copy(self) -> Faulty:
+    def copy(self) -> Self:
         line = self.line if isinstance(self.line, int) else [m + 1 for m in self.line]
-        clone = Faulty(self.method, line, answer=self.answer, error=self.error, once=self.once)
+        clone = type(self)(self.method, line, answer=self.answer, error=self.error,
+                           once=self.once)
         for move in self.history:
             clone.play(move)
         return clone
@@ -164,7 +165,7 @@ def test_a_raising_method_leaves_the_game_at_the_root_and_is_named(runner: str,
     assert isinstance(err.__cause__, Boom)
     if method == "evaluate":
         assert err.line == game.fired_at and len(err.line) == 3
-        texts = " ".join(str(m + 1) for m in err.line)
+        texts = " ".join(str(cast(int, m) + 1) for m in err.line)
         assert f"game method evaluate() failed after the line {texts}: Boom" in str(err)
     elif method == "play":
         assert err.line == [0, 4] and err.playing == 8
@@ -258,8 +259,9 @@ def test_validating_mode_names_a_wrong_answer(method: str, answer: object, messa
     if method == "key":
         return  # the textbook functions never ask for keys
     game = Faulty(method, 3, answer=answer)
+    checked = CheckedGame(game)
     with pytest.raises(GameMethodError, match=message):
-        textbook.alphabeta(CheckedGame(game), depth)
+        textbook.alphabeta(checked, depth)
     assert game.history == []
 
 

@@ -14,14 +14,14 @@ beyond it would read as wins or losses); ``key`` an integer; ``outcome`` None or
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Generic, SupportsIndex, TypeVar
 
 from sakiyomi.game import Game, Outcome, Player
 from sakiyomi.score import WIN_BOUND
 from sakiyomi.search.errors import GameMethodError
 
-M = TypeVar("M")
+M = TypeVar("M", bound=Hashable)
 
 
 def _kind(value: object) -> str:
