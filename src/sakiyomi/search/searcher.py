@@ -206,12 +206,15 @@ class Searcher(Generic[M]):
         pv_node = beta - alpha > 1
         shortcuts = self._shortcuts
         if shortcuts is not None and ply > 0:
-            alpha, beta, known = self._shortcut(shortcuts, ply, alpha, beta)
-            if known is not None:
+            lo, hi = shortcuts.value_bounds(ply)
+            if lo == hi or lo >= beta or hi <= alpha:
                 stats.leaves += 1
+                value = hi if hi <= alpha else lo
                 if tracing:
-                    tracer.leave(ply, known, Bound.EXACT)
-                return known
+                    tracer.leave(ply, value, Bound.EXACT)
+                return value
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
 
         # 2. Transposition table: a cut-off, or at least a move to try first.
         tt = self.tt
@@ -341,16 +344,6 @@ class Searcher(Generic[M]):
         if self._rules is not None:
             return self._rules.repetition_value(ply)
         return 0 if key in self._path else None
-
-    def _shortcut(self, shortcuts: SearchShortcuts[M], ply: int, alpha: int, beta: int
-                  ) -> tuple[int, int, int | None]:
-        """Game knowledge below the root (SearchShortcuts): the window narrowed to the bounds
-        the game proves, and the node's value when those bounds settle it (else None).
-        """
-        lo, hi = shortcuts.value_bounds(ply)
-        if lo == hi or lo >= beta or hi <= alpha:
-            return alpha, beta, hi if hi <= alpha else lo
-        return max(alpha, lo), min(beta, hi), None
 
     # ---- selective search (chess-style; each behind a SearchConfig switch) -----------------
 
