@@ -17,6 +17,7 @@ from sakiyomi.game import Game
 from sakiyomi.score import MAX_PLY
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
+from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -25,7 +26,7 @@ from sakiyomi.search.tracing import NULL_TRACER, Tracer
 Form = Literal["minmax", "negamax"]
 TextbookRunner = Callable[[Game[Any], int, Tracer], textbook.TextbookResult[Any]]
 InfoCallback = Callable[[SearchInfo[Any]], None]
-DriverRunner = Callable[[Searcher[Any], Limits, "InfoCallback | None"], SearchResult[Any]]
+DriverRunner = Callable[[Engine[Any], Limits, "InfoCallback | None"], SearchResult[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class Algorithm:
     """One registry entry: what the algorithm is, and how to run it.
 
     Exactly one of ``textbook`` (a call on the game, to a depth, with a tracer) and ``driver``
-    (iterative driving of a ``Searcher`` within limits) is set.
+    (iterative driving of an engine within limits: any ``search.engine.Engine``) is set.
     """
 
     name: str
@@ -82,14 +83,14 @@ class Algorithm:
         return AlgorithmRun(tb.value, tuple(tb.pv), tb.nodes, tb.leaves, None, limit)
 
 
-def _pvs(searcher: Searcher[Any], limits: Limits, on_info: InfoCallback | None
+def _pvs(engine: Engine[Any], limits: Limits, on_info: InfoCallback | None
          ) -> SearchResult[Any]:
-    return run(searcher, limits, on_info=on_info)
+    return run(engine, limits, on_info=on_info)
 
 
-def _mtdf(searcher: Searcher[Any], limits: Limits, on_info: InfoCallback | None
+def _mtdf(engine: Engine[Any], limits: Limits, on_info: InfoCallback | None
           ) -> SearchResult[Any]:
-    return run(searcher, limits, use_mtdf=True, on_info=on_info)
+    return run(engine, limits, use_mtdf=True, on_info=on_info)
 
 
 _ENTRIES = (
