@@ -380,6 +380,14 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
 
+    p = sub.add_parser("bench", help="fixed positions to a fixed depth: nodes, time and the "
+                       "node signature")
+    p.add_argument("--depth", type=_positive_int, default=4,
+                   help="plies (plus each position's own extra; default 4, CI uses 2)")
+    p.add_argument("--engine", choices=ENGINES, default="auto")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=lazy("sakiyomi.benchmark:cmd_bench"))
+
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
     p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
