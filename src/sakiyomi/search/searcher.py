@@ -25,7 +25,9 @@ from sakiyomi.game import (
     NullMove,
     RepetitionRules,
     SearchShortcuts,
+    SubtreeHooks,
     TacticalMoves,
+    capable,
     is_acyclic,
 )
 from sakiyomi.ordering import MoveOrderer
@@ -132,6 +134,8 @@ class Searcher(Generic[M]):
         self._root_depth = 0
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         self._cyclic = self._path_check or self._rules is not None
+        hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)
+        self._hooks = cast(SubtreeHooks, game) if hooked else None
         self._history_keys = tuple(history)
         self._path = PathHistory(self._history_keys)
         self._pv: list[tuple[M, ...]] = [cast(tuple[M, ...], _EMPTY)] * (MAX_PLY + 2)
@@ -179,6 +183,23 @@ class Searcher(Generic[M]):
         if self.stop.should_stop(self.stats.nodes):
             raise SearchAborted
 
+    def _hooked(self, hooks: SubtreeHooks, depth: int, alpha: int, beta: int) -> int | None:
+        """Step 1a: the game's subtree solver, then its proven bound (the template's
+        ``k_leaf_solve`` and ``k_cutoff`` order and node accounting); None if neither applies.
+        """
+        if self.config.leaf_solver:
+            solved, value, nodes, leaves = hooks.solve_subtree(depth, alpha, beta)
+            if solved:
+                self.stats.nodes += nodes
+                self.stats.leaves += leaves
+                return value
+        if self.config.cutoff:
+            cut, value = hooks.proven_bound(alpha, beta)
+            if cut:
+                self.stats.leaves += 1
+                return value
+        return None
+
     def _search(self, depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
         """One node, fail-soft: 1 finished game or repetition, 1b game shortcuts, 2 table,
         3 horizon, 3b selective pruning, 4 move ordering, 5 children (PVS), 6 store.
@@ -204,6 +225,14 @@ class Searcher(Generic[M]):
             if tracing:
                 tracer.leave(ply, value, Bound.EXACT)
             return value
+        # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small subtree,
+        # or a bound proved without search.
+        if self._hooks is not None and ply > 0:
+            hooked = self._hooked(self._hooks, depth, alpha, beta)
+            if hooked is not None:
+                if tracing:
+                    tracer.leave(ply, hooked, Bound.EXACT)
+                return hooked
         key = game.key()
         if ply > 0 and self._cyclic:
             rep = self._repetition(ply, key)
