@@ -154,10 +154,10 @@ class SearchJob:
                     "best": game.move_to_text(first), "complete": False,
                     "stopped": self.signal.event.is_set(), **self.progress_final()}
         best = last.pv[0] if last.pv else searcher.root_best_move
-        return {"type": "done", "kind": self.request.kind,
+        return {**self._info(last, board=False), **self.progress_final(),
+                "type": "done", "kind": self.request.kind,
                 "best": game.move_to_text(best) if best is not None else None,
-                "complete": True, "stopped": self.signal.event.is_set(),
-                **self._info(last, board=False), **self.progress_final()}
+                "complete": True, "stopped": self.signal.event.is_set()}
 
     def _info(self, info: SearchInfo[Any], board: bool = True) -> dict[str, Any]:
         name, game = self.position.name, self.position.game

@@ -140,8 +140,14 @@ function afterChange() {
   }
 }
 
+function resetInfo() {
+  ["depth", "score", "pv", "nodes", "nps", "hashfull", "time"].forEach((k) => { $(`info-${k}`).textContent = "–"; });
+  $("info-state").textContent = "idle";
+}
+
 function newGame() {
   stopSearch(false);
+  resetInfo();
   ui.auto = true;
   const game = $("game").value;
   const info = ui.games.find((g) => g.name === game);
@@ -366,6 +372,7 @@ async function main() {
   $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") $("play-move").click(); });
   $("load-position").addEventListener("click", () => {
     stopSearch(false);
+    resetInfo();
     setGame(ui.game, $("position").value.trim(), []);
   });
   $("copy-position").addEventListener("click", () => navigator.clipboard?.writeText($("position").value));
