@@ -7,14 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
-
-from sakiyomi.games import GAMES, load  # noqa: E402
-from sakiyomi.web.server import create_app  # noqa: E402
-from sakiyomi.web.settings import WebLimits  # noqa: E402
+from sakiyomi.games import GAMES, load
+from sakiyomi.web.server import create_app
+from sakiyomi.web.settings import WebLimits
 
 SEED002 = "max:[[[40,55],[60,20]],[[70,80],[65,50]]]"
 BAD_POSITIONS = {
@@ -121,7 +119,8 @@ def test_the_end_of_a_game_is_announced_with_the_reason(client: TestClient) -> N
     data = state(client, "chess", ["f2f3", "e7e5", "g2g4", "d8h4"])
     assert data["outcome"] == "black wins (checkmate)"
     data = state(client, "bones", ["3", "3"])
-    assert data["outcome"] is not None and data["outcome"].startswith("second wins")  # first cannot take: loses
+    # 6 bones, 3 and 3: the first player cannot take and loses
+    assert data["outcome"] is not None and data["outcome"].startswith("second wins")
 
 
 def test_a_tree_position_exports_for_the_side_to_move(client: TestClient) -> None:
