@@ -20,6 +20,8 @@ from sakiyomi.game import Game, GameError, Player
 
 FONT = "DejaVu Sans, Arial, sans-serif"
 PV_COLOURS = ("#1f5fd1", "#c62828")  # the first player's and the second player's moves
+GAME_COLOURS = {"connect4": ("#e53935", "#f9a825"), "othello": ("#111111", "#9e9e9e"),
+                "chess": ("#9e9e9e", "#111111"), "shogi": ("#1f5fd1", "#c62828")}
 LEGAL = "#2e7d32"
 LAST = "#ffd54f"
 
@@ -57,16 +59,15 @@ def _text(x: float, y: float, text: str, size: float, colour: str = "#222",
             f'dominant-baseline="central" fill="{colour}"{extra}>{escape(text)}</text>')
 
 
-def _pv_mark(x: float, y: float, number: int, side: Player, r: float = 11) -> str:
-    colour = PV_COLOURS[int(side)]
+def _pv_mark(x: float, y: float, number: int, colour: str, r: float = 11) -> str:
     return (f'<g class="pv-mark" pointer-events="none"><circle cx="{x:.1f}" cy="{y:.1f}" '
             f'r="{r:.1f}" fill="{colour}" fill-opacity="0.85"/>'
             + _text(x, y, str(number), r * 1.1, "#fff") + "</g>")
 
 
-def _pv_arrow(x1: float, y1: float, x2: float, y2: float, number: int, side: Player) -> str:
-    colour = PV_COLOURS[int(side)]
-    marker = f"arrow{int(side)}"
+def _pv_arrow(x1: float, y1: float, x2: float, y2: float, number: int, side: int,
+              colour: str) -> str:
+    marker = f"arrow{side}"
     return (f'<g class="pv-mark" pointer-events="none" opacity="0.8">'
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
             f'stroke-width="5" marker-end="url(#{marker})"/>'
@@ -74,11 +75,11 @@ def _pv_arrow(x1: float, y1: float, x2: float, y2: float, number: int, side: Pla
             + _text(x1, y1, str(number), 11, "#fff") + "</g>")
 
 
-def _markers() -> str:
+def _markers(colours: tuple[str, str]) -> str:
     return "<defs>" + "".join(
         f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
         f'markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{c}"/></marker>'
-        for i, c in enumerate(PV_COLOURS)) + "</defs>"
+        for i, c in enumerate(colours)) + "</defs>"
 
 
 def _value_label(x: float, y: float, text: str, size: float = 13) -> str:
@@ -87,8 +88,11 @@ def _value_label(x: float, y: float, text: str, size: float = 13) -> str:
 
 
 def _overlay_pv(game: Game[Any], pv: Sequence[str],
-                anchor: Callable[[Game[Any], str], Anchor | None]) -> list[str]:
-    """Replay the PV on a copy and mark where each move lands (stops at a stale move)."""
+                anchor: Callable[[Game[Any], str], Anchor | None],
+                colours: tuple[str, str] = PV_COLOURS) -> list[str]:
+    """Replay the PV on a copy and mark where each move lands (stops at a stale move), in
+    the colour of the player who makes it.
+    """
     out: list[str] = []
     position = game.copy()
     for number, text in enumerate(pv, 1):
@@ -97,12 +101,12 @@ def _overlay_pv(game: Game[Any], pv: Sequence[str],
         except GameError:
             break
         at = anchor(position, text)
-        side = position.to_move
+        side = int(position.to_move)
         if at is not None:
             if len(at) == 4:
-                out.append(_pv_arrow(*at, number, side))
+                out.append(_pv_arrow(*at, number, side, colours[side]))
             else:
-                out.append(_pv_mark(at[0], at[1], number, side))
+                out.append(_pv_mark(at[0], at[1], number, colours[side]))
         position.play(move)
     return out
 
@@ -187,7 +191,7 @@ def _connect4(game: Any, legal: set[str], overlay: Overlay) -> _Board:
         row = _heights(w, position.moves_played)[0][col]
         return 10 + col * cell + cell / 2, top + (h - 1 - row) * cell + cell / 2
 
-    board.body.extend(_overlay_pv(game, overlay.pv, anchor))
+    board.body.extend(_overlay_pv(game, overlay.pv, anchor, GAME_COLOURS["connect4"]))
     return board
 
 
@@ -228,7 +232,7 @@ def _othello(game: Any, legal: set[str], overlay: Overlay) -> _Board:
         sq = "abcdefgh".index(text[0]) + 8 * (int(text[1:]) - 1)
         return pad + (sq % 8) * cell + cell / 2, pad + (sq // 8) * cell + cell / 2
 
-    board.body.extend(_overlay_pv(game, overlay.pv, anchor))
+    board.body.extend(_overlay_pv(game, overlay.pv, anchor, GAME_COLOURS["othello"]))
     return board
 
 
@@ -340,8 +344,8 @@ def _chess(game: Any, legal: set[str], overlay: Overlay) -> _Board:
     def anchor(position: Game[Any], text: str) -> Anchor:
         return (*centre(text[:2]), *centre(text[2:4]))
 
-    board.body.insert(0, _markers())
-    board.body.extend(_overlay_pv(game, overlay.pv, anchor))
+    board.body.insert(0, _markers(GAME_COLOURS["chess"]))
+    board.body.extend(_overlay_pv(game, overlay.pv, anchor, GAME_COLOURS["chess"]))
     return board
 
 
@@ -450,8 +454,8 @@ def _shogi(game: Any, legal: set[str], overlay: Overlay) -> _Board:
             return centre(text[2:4])
         return (*centre(text[:2]), *centre(text[2:4]))
 
-    board.body.insert(0, _markers())
-    board.body.extend(_overlay_pv(game, overlay.pv, anchor))
+    board.body.insert(0, _markers(GAME_COLOURS["shogi"]))
+    board.body.extend(_overlay_pv(game, overlay.pv, anchor, GAME_COLOURS["shogi"]))
     return board
 
 

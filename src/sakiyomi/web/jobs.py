@@ -148,6 +148,7 @@ class SearchJob:
             last = info
             self.depth = info.depth
             self.messages.append(self._info(info))
+        self.signal.nodes = max(self.signal.nodes, searcher.stats.nodes)  # since its last poll
         if last is None:  # stopped before depth 1: any legal move, said so
             first = game.legal_moves()[0]
             return {"type": "done", "kind": self.request.kind,
@@ -204,6 +205,7 @@ class SearchJob:
             self.messages.append(last)
             if exact or self.signal.should_stop(0):
                 break
+        self.signal.nodes = max(self.signal.nodes, self.signal.base)
         done: dict[str, Any] = {"type": "done", "kind": "analyze",
                                 "stopped": self.signal.event.is_set(), **self.progress_final()}
         if last is not None:

@@ -169,7 +169,11 @@ function undo() {
 
 function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  socket.addEventListener("open", () => { $("connection").classList.add("up"); ui.socket = socket; });
+  socket.addEventListener("open", () => {
+    $("connection").classList.add("up");
+    ui.socket = socket;
+    if (ui.desc && !ui.searching) afterChange();  // a turn that came before the connection
+  });
   socket.addEventListener("close", () => {
     $("connection").classList.remove("up"); ui.socket = null; ui.searching = null; buttons();
     setTimeout(connect, 1000);
@@ -184,11 +188,13 @@ function limits() {
 }
 
 function startSearch(kind) {
-  if (!ui.socket || !ui.desc || ui.desc.outcome) return;
+  if (!ui.socket || !ui.desc || ui.desc.outcome) return;  // (re)connecting calls afterChange
+  if (ui.searching) stopSearch(false);
   ui.searchId += 1;
   ui.searching = kind;
   ui.info = { updates: 0, firstUpdate: null, lastUpdate: null, started: performance.now() };
   const extra = kind === "think" ? {} : limits();
+  if (kind !== "analyze") $("analysis").innerHTML = "";
   ui.socket.send(JSON.stringify({ op: "search", id: ui.searchId, kind, game: ui.game,
                                   start: ui.start, moves: ui.moves, ...extra }));
   $("info-state").textContent = kind === "move" ? "computer is thinking…" :
