@@ -316,3 +316,42 @@ def test_finished_games_are_not_searched(client: TestClient) -> None:
                           "start": "xxxoo....", "moves": []})
         reply = receive_until_done(socket)[-1]
     assert reply["type"] == "error" and "over" in reply["message"]
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from sakiyomi.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "port" in err[0]
+
+
+def test_serve_listens_on_loopback_and_serves_the_page() -> None:
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "sakiyomi", "serve", "--port", str(port)],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert f"http://127.0.0.1:{port}/" in process.stdout.readline()
+        end = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    assert b'id="board"' in page.read()
+                break
+            except OSError:
+                assert time.monotonic() < end, "the server did not answer"
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(10)
