@@ -134,6 +134,18 @@ def test_play_tictactoe_against_the_computer_to_the_end(
         ui(page, "moves")
 
 
+def test_computer_against_computer_plays_bones_to_the_end(page: Any) -> None:
+    page.select_option("#limit-kind", "depth")
+    page.fill("#limit-value", "12")
+    page.select_option("#game", "bones")
+    page.wait_for_function("() => window.sakiyomi.game === 'bones'")
+    page.select_option("#first", "cpu")
+    page.wait_for_function("() => window.sakiyomi.desc.outcome !== null", timeout=30_000)
+    # 6 bones: taking 2 leaves a multiple of 4, a lost heap for the side to move
+    assert ui(page, "moves[0]") == "2"
+    assert page.inner_text("#status").startswith("Game over: first wins")
+
+
 def test_connect4_analysis_updates_and_a_search_can_be_stopped(
         page: Any, server: tuple[str, Any], shots: tuple[Path, dict[str, Any]]) -> None:
     folder, measured = shots

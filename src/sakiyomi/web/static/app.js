@@ -249,7 +249,6 @@ function onMessage(m) {
     $("info-state").textContent = m.stopped ? "stopped" : "done";
     if (m.total_nodes !== undefined) $("info-nodes").textContent = fmt(m.total_nodes);
     if (m.kind === "move" && m.best && !m.stopped) tryMove(m.best, true);
-    else if (m.kind === "think" && ui.desc) showBoard(ui.desc.board);
   }
 }
 
