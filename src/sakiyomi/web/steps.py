@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 from sakiyomi.score import format_score
 from sakiyomi.viz.picture import CUT_LABEL, Picture, node_value_text, value_text, window_text
-from sakiyomi.viz.svg import CUT_COLOUR, FADED, INK, PV_COLOUR, TT_COLOUR, R, layout
+from sakiyomi.viz.svg import CUT_COLOUR, FADED, INK, PV_COLOUR, TOP, TT_COLOUR, R, layout
 from sakiyomi.viz.trace import TraceNode
 
 
@@ -73,8 +73,9 @@ def build_steps(picture: Picture) -> Steps:
 
 def _svg(picture: Picture, placed: list[Any], by_id: dict[int, Any], ids: dict[int, int],
          width: float, height: float) -> str:
+    skip = TOP + 10  # the room layout() keeps for a title this picture does not draw
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="steps" width="{width:.0f}" '
-           f'height="{height - 40:.0f}" viewBox="0 40 {width:.0f} {height - 40:.0f}" '
+           f'height="{height - skip:.0f}" viewBox="0 {skip} {width:.0f} {height - skip:.0f}" '
            'font-family="DejaVu Sans, Arial, sans-serif">']
     for p in placed:  # edges first, under the nodes
         for child in picture.shown_children(p.node):
