@@ -121,6 +121,10 @@ def test_play_tictactoe_against_the_computer_to_the_end(
     page.click(f"[data-cell='{ui(page, 'moves[1]')}']")  # the computer's cell: refused
     page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
     assert "taken" in page.inner_text("#message") and page.inner_text("#status") == taken
+    page.click("#undo")  # back to the human's last turn: both moves are taken back
+    page.wait_for_function("() => window.sakiyomi.moves.length === 0")
+    page.click("[data-cell='5']")
+    page.wait_for_function("() => window.sakiyomi.moves.length === 2", timeout=20_000)
     while ui(page, "desc.outcome") is None:
         count = ui(page, "moves.length")
         page.click(f"[data-cell='{ui(page, 'desc.legal[0]')}']")
