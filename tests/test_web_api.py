@@ -355,3 +355,32 @@ def test_serve_listens_on_loopback_and_serves_the_page() -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_small_trees_and_tictactoe_can_be_stepped(client: TestClient) -> None:
+    for body in ({"game": "tree", "position": "random:3,3,7", "algorithm": "negascout"},
+                 {"game": "tictactoe", "position": "xo.......", "algorithm": "alphabeta",
+                  "depth": 2},
+                 {"game": "tree", "position": SEED002, "algorithm": "mtdf"}):
+        status, data = post(client, "/api/trace", body)
+        assert status == 200, data
+        enters = [e for e in data["events"] if e["kind"] == "enter"]
+        leaves = [e for e in data["events"] if e["kind"] == "leave"]
+        assert len(enters) == len(leaves) > 0 and data["steps"].startswith("<svg")
+        if body["game"] == "tictactoe":  # depth 2 from "xo.......": 1 + 7 + 7*6 positions
+            assert len(enters) <= 1 + 7 + 7 * 6
+
+
+def test_a_failing_search_still_ends_with_a_message(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sakiyomi.web import jobs
+
+    def broken(self: Any) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(jobs.SearchJob, "_think", broken)
+    with client.websocket_connect("/ws") as socket:
+        socket.send_json({"op": "search", "id": 9, "kind": "think", "game": "nim",
+                          "start": "1,2", "moves": []})
+        reply = receive_until_done(socket)[-1]
+    assert reply["type"] == "error" and "internal error" in reply["message"]

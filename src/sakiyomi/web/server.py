@@ -244,7 +244,11 @@ class Session:
             if done:
                 break
             await self.send({**job.progress(), "id": ident})
-        await self.send({**future.result(), "id": ident})
+        try:
+            final = future.result()
+        except Exception as exc:  # a bug, not bad input: the page still hears the end
+            final = {"type": "error", "message": f"internal error: {type(exc).__name__}"}
+        await self.send({**final, "id": ident})
 
     def stop(self) -> None:
         """Stop the running search, if any (its thread ends at its next poll)."""
