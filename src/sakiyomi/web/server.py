@@ -320,8 +320,12 @@ def create_app(limits: WebLimits | None = None) -> Starlette:
         WebSocketRoute("/ws", live),
         Mount("/static", StaticFiles(packages=[("sakiyomi.web", "static")]), name="static"),
     ]
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        return _error(f"internal error: {type(exc).__name__}", 500)
+
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={GameError: game_error, RequestError: game_error})
+                    exception_handlers={GameError: game_error, RequestError: game_error,
+                                        Exception: internal_error})
     app.state.server = server
     return app
 
