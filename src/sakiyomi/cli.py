@@ -14,18 +14,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from sakiyomi.agents import Agent, HumanAgent, PerfectAgent, SearchAgent
-from sakiyomi.fastpath import ENGINES, analyze_game, search_game, solve_game
-from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player
+from sakiyomi.agents import Agent, HumanAgent, SearchAgent
+from sakiyomi.engines import ENGINES, analyze_position, search_position, solve_position
+from sakiyomi.game import Game, GameError, GameUnits, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import textbook
-from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
-from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze
 
 ALGORITHMS = (
     "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
@@ -97,18 +94,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
-        config = SearchConfig(tt=not args.no_tt)
-        # Kernel games run pvs on the compiled engine (iterative deepening, exact near the end).
-        fast = search_game(game, limits) if args.algorithm == "pvs" and not args.no_tt \
-            and isinstance(game, KernelGame) else None
-        if fast is not None:
-            result = fast
-        else:
-            with _watch(args.json, game, "searching") as watch:
-                searcher: Searcher[Any] = Searcher(game.copy(), config,
-                                                   stop=watch.signal(limits))
-                result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
-                             aspiration_delta=0, on_info=watch.on_info)
+        with _watch(args.json, game, "searching") as watch:
+            result = search_position(game, limits, algorithm=args.algorithm,
+                                     engine=args.engine, tt=not args.no_tt,
+                                     on_info=watch.on_info, observe=watch.follow)
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
@@ -142,28 +131,36 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
-               engine: str = "auto") -> None:
+               engine: str = "auto", limits: Limits | None = None) -> None:
     game = load(name, position)
     if game.outcome() is not None:
         raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
     with _watch(as_json or batch, game, f"solving {position}") as watch:
-        # the compiled engine for kernel games (no live progress there)
-        result = solve_game(game, weak=weak, engine=engine, stop=watch.signal())
+        result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
+                                limits=limits)
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
-    value = result.value if weak else game_value(game, result.value, True)
+    units = (lambda v: v) if weak else (lambda v: game_value(game, v, True))
     pv_text = _moves_text(game, result.pv)
     best = game.move_to_text(result.best_move) if result.best_move is not None else None
-    word = result_word(result.value)
-    record = {
+    record: dict[str, Any] = {
         "game": name, "position": position, "algorithm": "weak" if weak else "exact",
-        "value": value, "result": word, "best_move": best, "pv": pv_text,
+        "value": units(result.value), "result": result_word(result.value),
+        "best_move": best, "pv": pv_text,
         "nodes": result.stats.nodes, "leaves": result.stats.leaves, "depth": len(result.pv),
         "seconds": round(seconds, 6), "microseconds": int(seconds * 1e6),
     }
+    if not result.complete:  # stopped by --time/--nodes: what was proved so far
+        lower, upper = (units(int(str(result.extra[k]))) for k in ("lower", "upper"))
+        record.update(value=None, result="unknown", lower=lower, upper=upper)
+        _emit(record, as_json,
+              f"{position} unknown: between {lower} and {upper} (stopped)"
+              f"{f' best so far {best}' if best else ''} nodes {result.stats.nodes} "
+              f"us {int(seconds * 1e6)}")
+        return
     _emit(record, as_json,
-          f"{position} {value} {word} best {best} pv {' '.join(pv_text)} "
-          f"nodes {result.stats.nodes} us {int(seconds * 1e6)}")
+          f"{position} {record['value']} {record['result']} best {best} "
+          f"pv {' '.join(pv_text)} nodes {result.stats.nodes} us {int(seconds * 1e6)}")
 
 
 def _batch_position(name: str, text: str) -> str:
@@ -181,7 +178,8 @@ def _batch_position(name: str, text: str) -> str:
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
-        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine)
+        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine,
+                   limits=Limits(nodes=args.nodes, time=args.time))
         return 0
     from sakiyomi.viz.progress import batch, interactive
 
@@ -194,7 +192,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         position = _batch_position(args.game, text)
         try:
             _solve_one(args.game, position, args.weak, args.json, batch=True,
-                       engine=args.engine)
+                       engine=args.engine, limits=Limits(nodes=args.nodes, time=args.time))
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
@@ -211,14 +209,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise GameError("the position is already finished: there are no moves to analyze")
     start = time.perf_counter()
     depth = None if args.exact or args.depth is None else args.depth
-    if depth is None:  # exact: the compiled engine for kernel games
-        with _watch(args.json, game, "analyzing") as watch:
-            got = analyze_game(game, engine=args.engine, stop=watch.signal())
-        assert got is not None, "no node limit was set"
-        values, nodes = got
-    else:
-        with _watch(args.json, game, "analyzing") as watch:
-            values, nodes = analyze(game, depth, stop=watch.signal())
+    with _watch(args.json, game, "analyzing") as watch:
+        values, nodes = analyze_position(game, depth, engine=args.engine, observe=watch.follow)
     seconds = time.perf_counter() - start
     solved = depth is None
     moves = [
@@ -261,8 +253,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     position = args.position if args.position is not None else GAMES[args.game].start \
         if args.game in GAMES else ""
     game = load(args.game, position)
-    limits = Limits(depth=args.depth, time=args.time if args.time is not None
-                    else (None if args.depth is not None else 5.0))
+    limits = Limits(depth=args.depth, nodes=args.nodes,
+                    time=args.time if args.time is not None
+                    else (None if args.depth is not None or args.nodes is not None else 5.0))
 
     def write(text: str) -> None:
         print(text, flush=True)
@@ -270,9 +263,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
-        if isinstance(game, KernelGame):  # perfect play when the solver finishes in time
-            return PerfectAgent(limits, report=write)
-        return SearchAgent(limits, report=write)
+        return SearchAgent(limits, report=write, engine=args.engine)
 
     agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
     play_game(game, agents, write)
@@ -340,12 +331,16 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--time", type=_seconds)
     p.add_argument("--no-tt", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
     p.add_argument("game", choices=games)
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
+    p.add_argument("--nodes", type=_positive_int, help="stop after N nodes (per position)")
+    p.add_argument("--time", type=_seconds, help="stop after S seconds (per position)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
@@ -374,8 +369,11 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--first", choices=("human", "cpu"), default="human")
     p.add_argument("--second", choices=("human", "cpu"), default="cpu")
     p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--nodes", type=_positive_int)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--position")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")

@@ -264,3 +264,19 @@ class CheckingMoves(Protocol[M_co]):
 def is_acyclic(game: object) -> bool:
     """True when positions of this game can never repeat (no repetition checks are needed)."""
     return bool(getattr(game, "ACYCLIC", False))
+
+
+_capabilities: dict[tuple[type, type], bool] = {}
+
+
+def capable(game: object, capability: type) -> bool:
+    """``isinstance(game, capability)`` for a runtime-checkable capability Protocol, decided
+    once per game class (capabilities are declared by the class, DESIGN.md §1.7): a
+    runtime Protocol check inspects every member and costs tens of microseconds, too much
+    for a solve of a few hundred nodes.
+    """
+    key = (type(game), capability)
+    known = _capabilities.get(key)
+    if known is None:
+        known = _capabilities[key] = isinstance(game, capability)
+    return known

@@ -1,15 +1,18 @@
 """One numba search template, specialised per kernel game (DESIGN.md §5).
 
-The template below is the production ``Searcher`` algorithm (``sakiyomi.search.searcher``) and
-the ``exact_value`` / weak solve / ``analyze`` drivers (``sakiyomi.search.solve``), step for
-step, so that both engines visit the same nodes: negamax, fail-soft, PVS with a re-search
-inside the window, TT (same slots, probe and replacement rules) in preallocated numpy arrays,
-ordering by TT move, game hints, killers and history with a stable sort, game shortcuts
-(``SearchShortcuts``), and the SOLVED depth for subtrees that never met the depth limit.
+The template below is the production ``Searcher``'s node search (``sakiyomi.search.searcher``)
+step for step, so that both engines visit the same nodes: negamax, fail-soft, PVS with a
+re-search inside the window, TT (same slots, probe and replacement rules) in preallocated
+numpy arrays, ordering by TT move, game hints, killers and history with a stable sort, game
+shortcuts (``SearchShortcuts``), and the SOLVED depth for subtrees that never met the depth
+limit.  Only the root search is here (``t_root``): every driver (iterative deepening, MTD(f),
+exact / weak solving, analyze) is the shared Python one, run through
+``sakiyomi.engines.CompiledEngine``.  The search releases the GIL and polls a stop word every
+``POLL`` nodes, so another thread can stop it and watch its counters.
 Not in the template: quiescence, repetition checks and presort (kernel games are acyclic and
 have no noisy moves); a game that needs them stays on the Python Searcher.
 
-**How a game supplies its kernels.**  A kernel module (e.g. ``sakiyomi.compiled.connect4``)
+**How a game supplies its kernels.**  A kernel module (e.g. ``sakiyomi.games.connect4.kernels``)
 is ordinary Python whose text below the line ``# ---- KERNELS`` defines, in terms of the
 header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) and ``kernel``
 (the decorator: ``numba.njit(cache=True)`` here):
@@ -34,13 +37,13 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
   below the current node to ``mem[0]`` and ``mem[1]`` (Othello's last empties); ``HAS_CUTOFF``
   with ``k_cutoff(s, alpha, beta) -> (cut, value)``, a fail-soft bound proved without search
   (Othello's stability cut-off).  Both are tried below the root only, each behind a switch
-  (``CompiledSearch(leaf_solver=, cutoff=)``).
+  (``SearchConfig.leaf_solver`` and ``.cutoff``, or ``CompiledSearch(leaf_solver=, cutoff=)``).
 
 ``build(module_name, params)`` writes header + kernels + template into one module in the user
 cache directory, named by a hash of all that text, imports it, and returns it; numba's
 ``cache=True`` then serves later processes from disk.  Lessons kept from the prototypes: no
 literal constants in recursive calls; uint64 constants wrapped by ``U``; no clock inside
-(a node budget stops the search and the caller turns time into nodes).
+(a stop word set from outside, and an exact node budget, end the search).
 """
 
 from __future__ import annotations
@@ -52,7 +55,6 @@ import os
 import sys
 import threading
 import types
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -63,7 +65,7 @@ from __future__ import annotations
 from typing import Any
 import numpy as np
 from numba import njit
-kernel = njit(cache=True)
+kernel = njit(cache=True, nogil=True)
 U = np.uint64
 """
 
@@ -125,6 +127,9 @@ C_USED = 13
 C_GEN = 14
 C_MASK = 15
 C_EPOCH = 16
+C_STOP = 17
+C_NODE_LIMIT = 18
+POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
 # mem[24:34]: the SearchConfig switches and the kernel-hook switches
 F_TT = 24
 F_PVS = 25
@@ -160,6 +165,7 @@ def make_workspace(capacity):
     """Every array the search uses, allocated once (capacity: a power of two)."""
     mem = _np.zeros(MEM_SIZE, dtype=_np.int64)
     mem[C_LIMIT] = 1 << 62
+    mem[C_NODE_LIMIT] = 1 << 62
     mem[C_MASK] = capacity - 1
     mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
@@ -239,9 +245,11 @@ def t_order(state, mem, ply, count, tt_move):
 def t_search(state, depth, alpha, beta, ply, mem, tt):
     """Searcher._search: fail-soft negamax with PVS, TT, ordering and game shortcuts."""
     mem[C_NODES] += 1
-    if mem[C_NODES] > mem[C_LIMIT]:
-        mem[C_ABORTED] = 1
-        return 0
+    if mem[C_NODES] > mem[C_LIMIT]:  # a poll: the stop flag, or the node budget
+        if mem[C_STOP] != 0 or mem[C_NODES] > mem[C_NODE_LIMIT]:
+            mem[C_ABORTED] = 1
+            return 0
+        mem[C_LIMIT] = min(mem[C_NODES] + POLL, mem[C_NODE_LIMIT])
     if ply > mem[C_SELDEPTH]:
         mem[C_SELDEPTH] = ply
     mem[PVLEN + ply] = 0
@@ -380,82 +388,18 @@ def t_search(state, depth, alpha, beta, ply, mem, tt):
 
 @kernel
 def t_root(state, depth, alpha, beta, ply, mem, tt):
-    """Searcher.search: reset the root move and horizon flag, clamp the depth.
+    """Searcher.search: reset the root move, horizon and abort flags, clamp the depth; the
+    first node polls the stop flag.
     (Every int reaching t_search comes from an argument: a literal would give numba a second,
     literal-typed specialisation of the recursive function, which breaks the disk cache.)
     """
     mem[C_ROOTBEST] = -1
     mem[C_HORIZON] = 0
+    mem[C_ABORTED] = 0
+    mem[C_LIMIT] = mem[C_NODES]
     if depth > MAX_PLY - 1:
         depth = depth - depth + MAX_PLY - 1
     return t_search(state, depth, alpha, beta, ply, mem, tt)
-
-
-@kernel
-def t_half(x):
-    """x / 2 rounded toward zero."""
-    return -((-x) // 2) if x < 0 else x // 2
-
-
-@kernel
-def t_probe(lo, hi, pons):
-    """solve.exact_value's next probe: the midpoint, or Pons's rule (solve.next_probe)."""
-    mid = lo + (hi - lo) // 2
-    if pons:
-        if mid <= 0 and t_half(lo) < mid:
-            return t_half(lo)
-        if mid >= 0 and t_half(hi) > mid:
-            return t_half(hi)
-    return mid
-
-
-@kernel
-def t_exact(state, depth, ply, mem, tt):
-    """solve.exact_value: null-window bisection from the game's score bounds
-    (``depth`` = FULL_DEPTH and ``ply`` = 0, passed in as arguments: see t_root).
-    """
-    lo, hi = k_score_bounds(state)
-    return t_bisect(state, lo, hi, depth, ply, mem, tt)
-
-
-@kernel
-def t_bisect(state, lo, hi, depth, ply, mem, tt):
-    """solve.bisect: the root value clamped to [lo, hi] by null-window probes."""
-    pons = mem[F_PONS] != 0
-    if pons:
-        mid = t_probe(lo, hi, pons)
-    else:
-        mid = ply if lo <= 0 < hi else lo + (hi - lo) // 2
-    while lo < hi:
-        r = t_root(state, depth, mid, mid + 1, ply, mem, tt)
-        if mem[C_ABORTED]:
-            return 0
-        if r > mid:
-            lo = min(r, hi)
-        else:
-            hi = max(r, lo)
-        mid = t_probe(lo, hi, pons)
-    return lo
-
-
-@kernel
-def t_solve(state, weak, with_pv, depth, ply, one, mem, tt):
-    """solve.solve: the weak window (-1, 1), or exact_value then an open window for the PV
-    (``depth`` = FULL_DEPTH, ``ply`` = 0, ``one`` = 1 as arguments: see t_root).
-    """
-    if weak and mem[F_PONS] != 0:
-        return t_bisect(state, -one, one, depth, ply, mem, tt)
-    if weak:
-        v = t_root(state, depth, -one, one, ply, mem, tt)
-        if v > 0:
-            return 1
-        if v < 0:
-            return -1
-        return 0
-    v = t_exact(state, depth, ply, mem, tt)
-    if with_pv and mem[C_ABORTED] == 0:
-        t_root(state, depth, v - one, v + one, ply, mem, tt)
-    return v
 '''
 
 
@@ -504,8 +448,17 @@ class ConfigLike(Protocol):
         """exact_value's probe order: 'zero' or 'pons'."""
         ...
 
+    @property
+    def leaf_solver(self) -> bool:
+        """Use the kernels' exact solver for small subtrees (``k_leaf_solve``)."""
+        ...
 
-FULL_DEPTH = 511  # MAX_PLY - 1, as search.solve
+    @property
+    def cutoff(self) -> bool:
+        """Use the kernels' proven bounds (``k_cutoff``)."""
+        ...
+
+
 STAT_NAMES = ("nodes", "leaves", "tt_probes", "tt_hits", "tt_cutoffs", "cutoffs",
               "first_move_cutoffs", "researches", "seldepth")
 
@@ -568,7 +521,7 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
         module = _built.get(cache_key)
         if module is not None:
             return module
-        stem = module_name.rsplit(".", 1)[-1]
+        stem = module_name.removeprefix("sakiyomi.").replace(".", "_")  # games_othello_kernels
         name = f"sakiyomi_gen_{stem}_{digest}"
         if compiled:
             directory = cache_dir()
@@ -590,34 +543,29 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
         return module
 
 
-@dataclass
-class RootResult:
-    """What a compiled root search returns: value, best move, PV and counters."""
-
-    value: int
-    best_move: int | None
-    pv: tuple[int, ...]
-    stats: dict[str, int]
-    complete: bool = True
-    extra: dict[str, int] = field(default_factory=dict)
-
-
 class CompiledSearch:
-    """A compiled search over one kernel game: a workspace (TT, killers, history, counters)
-    that persists across calls, like one ``Searcher`` object, and its drivers.
+    """The workspace of one compiled search (TT, killers, history, counters, flags), kept
+    across calls like one ``Searcher`` object.  It runs root searches only: every driver is the
+    shared Python one (``sakiyomi.search.drivers`` / ``solve``), via ``sakiyomi.engines``.
+
+    The search releases the GIL, so other threads may call ``request_stop`` (the loop polls the
+    flag every ``POLL`` nodes) and read ``stats`` while it runs.
     """
 
     def __init__(self, module: types.ModuleType, config: ConfigLike,
-                 shortcuts: bool = True, leaf_solver: bool = True,
-                 cutoff: bool = True) -> None:
+                 shortcuts: bool = True, leaf_solver: bool | None = None,
+                 cutoff: bool | None = None) -> None:
         capacity = 1
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
+        self.capacity = capacity
         self.mem, self.tt = module.make_workspace(capacity)
+        self._root = module.t_root
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
-                       leaf_solver, cutoff)
+                       config.leaf_solver if leaf_solver is None else leaf_solver,
+                       config.cutoff if cutoff is None else cutoff)
         self._set_flags()
 
     def touch(self) -> None:
@@ -629,13 +577,10 @@ class CompiledSearch:
         for i, flag in enumerate(self._flags):
             self.mem[self.module.F_TT + i] = int(flag)
 
-    def _run(self, name: str, *args: Any) -> int:
-        function = getattr(self.module, name)
-        return int(function(*args, self.mem, self.tt))
-
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
-        counters.  The table empties by moving to the next epoch (a full clear every 31).
+        counters, no stop request.  The table empties by moving to the next epoch (a full
+        clear every 31).
         """
         module, mem = self.module, self.mem
         mask = int(mem[module.C_MASK])
@@ -645,81 +590,82 @@ class CompiledSearch:
             epoch = 1
         mem[:] = 0
         mem[module.C_LIMIT] = 1 << 62
+        mem[module.C_NODE_LIMIT] = 1 << 62
         mem[module.C_MASK] = mask
         mem[module.C_EPOCH] = epoch
         mem[module.KILL:module.KILL + 2 * module.PLIES] = -1
         self._set_flags()
 
+    def counters(self) -> list[int]:
+        """The counters so far, in ``STAT_NAMES`` order (a consistent-enough live read)."""
+        values: list[int] = self.mem[:len(STAT_NAMES)].tolist()
+        return values
+
     @property
     def stats(self) -> dict[str, int]:
         """Counters so far (SearchStats field names)."""
-        return {name: int(self.mem[i]) for i, name in enumerate(STAT_NAMES)}
+        return dict(zip(STAT_NAMES, self.counters(), strict=True))
 
     def set_node_limit(self, nodes: int | None) -> None:
         """Abort once the total node count passes ``nodes`` (None: no limit)."""
-        self.mem[self.module.C_LIMIT] = nodes if nodes is not None else 1 << 62
-        self.mem[self.module.C_ABORTED] = 0
+        limit = 1 << 62 if nodes is None else max(0, min(int(nodes), 1 << 62))
+        self.mem[self.module.C_NODE_LIMIT] = limit
+
+    def request_stop(self) -> None:
+        """Make the running (or next) search abort at its next poll; thread-safe."""
+        self.mem[self.module.C_STOP] = 1
+
+    def clear_stop(self) -> None:
+        """Withdraw a stop request (before a new search with a new stop signal)."""
+        self.mem[self.module.C_STOP] = 0
 
     @property
     def aborted(self) -> bool:
-        """True when the last call stopped on the node limit."""
+        """True when the last call stopped on the node limit or a stop request."""
         return bool(self.mem[self.module.C_ABORTED])
+
+    @property
+    def hit_horizon(self) -> bool:
+        """True when the last root search met its depth limit somewhere."""
+        return bool(self.mem[self.module.C_HORIZON])
 
     def new_search(self) -> None:
         """TranspositionTable.new_search: older entries become preferred victims."""
         self.mem[self.module.C_GEN] += 1
 
-    def _pv(self) -> tuple[int, ...]:
+    def hashfull(self) -> int:
+        """Permille of table slots in use."""
+        return min(1000, int(self.mem[self.module.C_USED]) * 1000 // self.capacity)
+
+    def pv(self) -> tuple[int, ...]:
+        """The PV of the last root search, as kernel moves."""
         module = self.module
         n = int(self.mem[module.PVLEN])
-        return tuple(int(m) for m in self.mem[module.PV:module.PV + n])
+        return tuple(self.mem[module.PV:module.PV + n].tolist())
 
-    def _root_best(self) -> int | None:
+    def root_best(self) -> int | None:
+        """The best root move of the last root search (None before any move was searched)."""
         best = int(self.mem[self.module.C_ROOTBEST])
         return best if best >= 0 else None
 
-    def search(self, state: tuple[Any, ...], depth: int, alpha: int, beta: int) -> RootResult:
-        """One root search (Searcher.search)."""
-        value = self._run("t_root", state, depth, alpha, beta, 0)
-        return RootResult(value, self._root_best(), self._pv(), self.stats,
-                          complete=not self.aborted,
-                          extra={"hit_horizon": int(self.mem[self.module.C_HORIZON])})
+    def search(self, state: tuple[Any, ...], depth: int, alpha: int, beta: int) -> int:
+        """One root search (Searcher.search without the abort exception: see ``aborted``)."""
+        return int(self._root(state, depth, alpha, beta, 0, self.mem, self.tt))
 
-    def exact_value(self, state: tuple[Any, ...]) -> int:
-        """solve.exact_value in compiled code."""
-        return self._run("t_exact", state, FULL_DEPTH, 0)
-
-    def solve(self, state: tuple[Any, ...], weak: bool = False,
-              with_pv: bool = True) -> RootResult:
-        """solve.solve: weak (sign only) or exact value, with its PV unless ``with_pv=False``
-        (then the counters cover the value alone, as Pons counts them).
+    def entry_point(self) -> Any:
+        """``t_root`` callable without numba's per-call type dispatch (about half the cost of
+        a call): the compiled overload itself once there is exactly one (the root search is
+        always called with the same argument types); None while nothing is compiled yet (call
+        ``search`` once first); a plain wrapper when numba's JIT is off.
         """
-        value = self._run("t_solve", state, bool(weak), bool(with_pv), FULL_DEPTH, 0, 1)
-        pv = self._pv() if with_pv or weak else ()
-        best = self._root_best()
-        if weak:
-            pv = pv if pv else ((best,) if best is not None else ())
-        elif pv:
-            best = pv[0]
-        return RootResult(value, best, pv, self.stats, complete=not self.aborted)
+        root = self._root
+        overloads = getattr(root, "overloads", None)
+        if overloads is not None and len(overloads) == 1:
+            return next(iter(overloads.values())).entry_point
+        if overloads is not None and not overloads:
+            return None
 
-    def analyze(self, state: tuple[Any, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
-        """solve.analyze(depth=None): (move, exact value, PV) for every legal move, best first;
-        one table shared by all moves.  Empty if the node limit stopped it.
-        """
-        module = self.module
-        moves = module.np.zeros(module.MAX_MOVES, dtype=module.np.int64)
-        count = int(module.k_legal_moves(state, moves, 0))
-        values: list[tuple[int, int, tuple[int, ...]]] = []
-        for move in (int(m) for m in moves[:count]):
-            # back through Python the words come out as ints: make a state of them again
-            child = module.make_state(*(int(w) for w in module.k_play(state, move)))
-            v = self._run("t_exact", child, FULL_DEPTH, 0)
-            if self.aborted:
-                return []
-            self._run("t_root", child, FULL_DEPTH, v - 1, v + 1, 0)
-            if self.aborted:
-                return []
-            values.append((move, -v, (move, *self._pv())))
-        values.sort(key=lambda mv: -mv[1])
-        return values
+        def plain(*args: Any) -> int:  # the dispatcher, or plain Python (NUMBA_DISABLE_JIT)
+            return int(root(*args))
+
+        return plain

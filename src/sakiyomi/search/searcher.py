@@ -57,6 +57,10 @@ class SearchConfig:
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
+    # Game hooks (SubtreeHooks, e.g. Othello's last-empties solver and stability cut-off),
+    # used below the root when the game offers them, by both engines.
+    leaf_solver: bool = True
+    cutoff: bool = True
     # Selective search (chess-style); all off by default so other games' node counts stay put.
     # Each needs a game capability (game.py) and is ignored without it.
     check_extension: bool = False  # Checks: a move that gives check is searched one ply deeper
@@ -131,6 +135,15 @@ class Searcher(Generic[M]):
     def pv(self) -> tuple[M, ...]:
         """Principal variation of the last completed root search."""
         return self._pv[0]
+
+    def new_search(self) -> None:
+        """A new table generation (Engine protocol): older entries become preferred victims."""
+        if self.tt is not None:
+            self.tt.new_search()
+
+    def hashfull(self) -> int:
+        """Table fill in permille (Engine protocol)."""
+        return self.tt.hashfull() if self.tt is not None else 0
 
     def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
         """Search the root to ``depth`` plies inside (alpha, beta); fail-soft (see module doc).
