@@ -67,6 +67,7 @@ def server() -> Iterator[tuple[str, Any]]:
     while not uv.started:
         assert time.monotonic() < end, "the server did not start"
         time.sleep(0.05)
+    assert app.state.server.warm.wait(300), "the compiled engines were not built"
     yield f"http://127.0.0.1:{port}/", app.state.server
     uv.should_exit = True
     thread.join(10)

@@ -1,11 +1,14 @@
 """Searches for the page, run in worker threads so the event loop never waits on them.
 
 A ``SearchJob`` is one request: think about the position (iterative deepening), choose the
-computer's move, or analyze every move.  It runs the project's drivers
-(``search.drivers.iterative_deepening``, ``search.solve.analyze``) under a ``StopSignal`` that
-the page's stop button, a closed tab or the request's limits fire.  The worker thread only
-appends messages to a queue; the server's event loop drains it and adds a live progress line
-(nodes, nodes/s, table fill) read from the running search several times a second.
+computer's move, or analyze every move.  It gets its node search from
+``sakiyomi.engines.engine_for`` (compiled for Connect Four and Othello, the Python ``Searcher``
+for the other games) and runs the project's drivers on it
+(``search.drivers.iterative_deepening``, ``search.solve.move_values``) under a ``StopSignal``
+that the page's stop button, a closed tab or the request's limits fire; both engines stop
+within a few thousand nodes.  The worker thread only appends messages to a queue; the server's
+event loop drains it and adds a live progress line (nodes, nodes/s, table fill) read from the
+running engine's counters several times a second.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sakiyomi.engines import compiled_available, engine_for, solver_config
 from sakiyomi.game import Game, GameError
 from sakiyomi.score import WIN_BOUND, format_score, is_decisive, plies_to_end
 from sakiyomi.search.drivers import iterative_deepening
+from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.result import SearchInfo
 from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze
-from sakiyomi.tt import TranspositionTable
+from sakiyomi.search.solve import move_values
 from sakiyomi.web.boards import Overlay, render_board
 from sakiyomi.web.settings import WebLimits
 from sakiyomi.web.state import Position
@@ -32,23 +36,13 @@ KINDS: tuple[str, ...] = ("think", "move", "analyze")
 TABLE_SLOTS = 1 << 18  # per job: a Python table entry costs ~200 bytes
 
 
-class _Watched(StopSignal):
-    """A stop signal that also keeps the searcher's running node count (read by the page)."""
-
-    def __init__(self, nodes: int | None, seconds: float | None) -> None:
-        super().__init__(nodes, seconds)
-        self.nodes = 0
-        self.base = 0  # nodes of earlier searchers of the same job (analysis depths)
-
-    def should_stop(self, nodes: int) -> bool:
-        self.nodes = self.base + nodes
-        return super().should_stop(nodes)
-
-
-def search_config(name: str) -> SearchConfig:
-    """The settings each game is searched with (chess and shogi: the engines' selective
-    search; every other game the defaults), with a table small enough for a shared server.
+def search_config(name: str, game: Game[Any] | None = None) -> SearchConfig:
+    """The settings each game is searched with: the solver's for games on the compiled engine
+    (its table is preallocated and pooled), the UCI/USI engines' selective search for chess and
+    shogi, the defaults otherwise; Python tables are kept small enough for a shared server.
     """
+    if game is not None and compiled_available(game):
+        return solver_config(game)
     if name in ("chess", "shogi"):
         return SearchConfig(tt_capacity=TABLE_SLOTS, check_every=256, check_extension=True,
                             null_move=True, lmr=True, futility=True)
@@ -102,11 +96,12 @@ class SearchJob:
         self.request = request
         self.web = web
         self.limits = request.limits(web)
-        self.signal = _Watched(self.limits.nodes, self.limits.time)
+        self.signal = StopSignal.from_limits(self.limits)
         self.messages: deque[dict[str, Any]] = deque()
         self.depth = 0
         self.finished = threading.Event()
-        self._table: TranspositionTable[Any] | None = None
+        self.engine_name = "none"
+        self._engine: Engine[Any] | None = None
 
     # ---- control (any thread) -------------------------------------------------------------
 
@@ -115,14 +110,14 @@ class SearchJob:
         self.signal.stop()
 
     def progress(self) -> dict[str, Any]:
-        """Live counters of the running search."""
+        """Live counters of the running search (safe to read while it runs)."""
         seconds = self.signal.elapsed()
-        nodes = self.signal.nodes
-        table = self._table
+        engine = self._engine
+        nodes = engine.stats.nodes if engine is not None else 0
         return {"type": "progress", "depth": self.depth + 1, "nodes": nodes,
                 "nps": round(nodes / seconds) if seconds > 0 else 0,
-                "hashfull": table.hashfull() if table is not None else 0,
-                "seconds": round(seconds, 3)}
+                "hashfull": engine.hashfull() if engine is not None else 0,
+                "seconds": round(seconds, 3), "engine": self.engine_name}
 
     # ---- the work (worker thread) ---------------------------------------------------------
 
@@ -138,17 +133,15 @@ class SearchJob:
             self.finished.set()
 
     def _think(self) -> dict[str, Any]:
-        name, game = self.position.name, self.position.game
+        game = self.position.game
         if game.outcome() is not None:
             raise GameError("the game is over: there is nothing to search")
-        searcher: Searcher[Any] = Searcher(game.copy(), search_config(name), stop=self.signal)
-        self._table = searcher.tt
+        searcher = self._engine_for(game)
         last: SearchInfo[Any] | None = None
         for info in iterative_deepening(searcher, self.limits):
             last = info
             self.depth = info.depth
             self.messages.append(self._info(info))
-        self.signal.nodes = max(self.signal.nodes, searcher.stats.nodes)  # since its last poll
         if last is None:  # stopped before depth 1: any legal move, said so
             first = game.legal_moves()[0]
             return {"type": "done", "kind": self.request.kind,
@@ -159,6 +152,14 @@ class SearchJob:
                 "type": "done", "kind": self.request.kind,
                 "best": game.move_to_text(best) if best is not None else None,
                 "complete": True, "stopped": self.signal.event.is_set()}
+
+    def _engine_for(self, game: Game[Any]) -> Engine[Any]:
+        """An engine over a copy of the position, kept for the live counters."""
+        engine: Engine[Any] = engine_for(game.copy(), search_config(self.position.name, game),
+                                         stop=self.signal)
+        self._engine = engine
+        self.engine_name = "python" if isinstance(engine, Searcher) else "compiled"
+        return engine
 
     def _info(self, info: SearchInfo[Any], board: bool = True) -> dict[str, Any]:
         name, game = self.position.name, self.position.game
@@ -186,13 +187,14 @@ class SearchJob:
         name, game = self.position.name, self.position.game
         if game.outcome() is not None:
             raise GameError("the game is over: there are no moves to analyze")
+        engine = self._engine_for(game)
         last: dict[str, Any] | None = None
         for depth in range(1, self.limits.max_depth + 1):
+            engine.new_search()
             try:
-                values, nodes = analyze(game, depth, search_config(name), stop=self.signal)
+                values = move_values(engine, depth)
             except SearchAborted:
                 break
-            self.signal.base += nodes
             self.depth = depth
             rows: list[dict[str, Any]] = [{"move": game.move_to_text(mv.move), "value": mv.value,
                      "score": score_text(name, mv.value), "label": short_value(mv.value),
@@ -203,14 +205,25 @@ class SearchJob:
                     "board": render_board(name, game.copy(), Overlay(
                         values={r["move"]: r["label"] for r in rows}, last=self._last()))}
             self.messages.append(last)
-            if exact or self.signal.should_stop(0):
+            if exact or self.signal.should_stop(engine.stats.nodes):
                 break
-        self.signal.nodes = max(self.signal.nodes, self.signal.base)
         done: dict[str, Any] = {"type": "done", "kind": "analyze",
                                 "stopped": self.signal.event.is_set(), **self.progress_final()}
         if last is not None:
             done.update(depth=last["depth"], moves=last["moves"], exact=last["exact"])
         return done
+
+
+def warm_up() -> None:
+    """Build (or load from numba's cache) the compiled engines once, so that the first search
+    a page asks for does not wait for the compiler.
+    """
+    from sakiyomi.games import GAMES, load
+
+    for name in ("connect4", "othello"):
+        game = load(name, GAMES[name].start)
+        if compiled_available(game):
+            engine_for(game.copy(), search_config(name, game)).search(1)
 
 
 def _legal_prefix(game: Game[Any], pv: tuple[Any, ...]) -> list[Any]:

@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sakiyomi.game import GameError
-from sakiyomi.web.jobs import KINDS, JobRequest, SearchJob
+from sakiyomi.web.jobs import KINDS, JobRequest, SearchJob, warm_up
 from sakiyomi.web.settings import WebLimits
 from sakiyomi.web.state import RequestError, describe, games_list, replay
 from sakiyomi.web.teach import EXAMPLES, node_table, trace
@@ -65,6 +65,18 @@ class Server:
                                            thread_name_prefix="sakiyomi-search")
         self.jobs: set[SearchJob] = set()
         self._lock = threading.Lock()
+        self.warm = threading.Event()  # set once the compiled engines are built
+
+    def warm_up(self) -> None:
+        """Build the compiled engines in the background (the page works meanwhile)."""
+
+        def work() -> None:
+            try:
+                warm_up()
+            finally:
+                self.warm.set()
+
+        threading.Thread(target=work, name="sakiyomi-warm-up", daemon=True).start()
 
     def start(self, job: SearchJob) -> Future[dict[str, Any]]:
         """Run ``job`` in a worker thread (a slot must have been taken)."""
@@ -305,6 +317,7 @@ def create_app(limits: WebLimits | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.warm_up()
         yield
         server.shutdown()
 
