@@ -141,7 +141,7 @@ function afterChange() {
 }
 
 function resetInfo() {
-  ["depth", "score", "pv", "nodes", "nps", "hashfull", "time"].forEach((k) => { $(`info-${k}`).textContent = "–"; });
+  ["depth", "score", "pv", "nodes", "nps", "hashfull", "time", "engine"].forEach((k) => { $(`info-${k}`).textContent = "–"; });
   $("info-state").textContent = "idle";
 }
 
@@ -229,6 +229,7 @@ function onMessage(m) {
     if (m.nps !== undefined) $("info-nps").textContent = fmt(m.nps);
     if (m.hashfull !== undefined) $("info-hashfull").textContent = `${(m.hashfull / 10).toFixed(1)} %`;
     if (m.seconds !== undefined) $("info-time").textContent = `${m.seconds.toFixed(1)} s`;
+    if (m.engine !== undefined) $("info-engine").textContent = m.engine;
   }
   if (m.type === "info") {
     $("info-depth").textContent = m.depth;
