@@ -396,6 +396,17 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
     p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
 
+    p = sub.add_parser("serve", help="the web app: play every game and watch the search")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="longest search one request may run")
+    p.add_argument("--max-searches", type=_positive_int, default=2,
+                   help="searches that may run at once")
+    p.set_defaults(run=lazy("sakiyomi.web.server:run"))
+
     for register in extra:
         register(sub)
     return parser
