@@ -333,15 +333,10 @@ class Searcher(Generic[M]):
             try:
                 if i == 0 or not pvs:
                     value = -self._search(new_depth, -beta, -a, ply + 1, move)
-                else:
+                else:  # a null-window scout; one that fails high may need verifying
                     value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
-                    if reduction and value > a:
-                        value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
-                    if a < value < beta:
-                        stats.researches += 1
-                        if tracing:
-                            tracer.research(ply + 1, move)
-                        value = -self._search(new_depth, -beta, -a, ply + 1, move)
+                    if value > a and (reduction or value < beta):
+                        value = self._research(move, new_depth, reduction, value, a, beta, ply)
             except BaseException as exc:  # take the move back, name it in the error
                 raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
@@ -378,6 +373,21 @@ class Searcher(Generic[M]):
         return best
 
     # ---- helpers of the node search, called only where their case arises ------------------
+
+    def _research(self, move: M, depth: int, reduction: int, value: int, a: int, beta: int,
+                  ply: int) -> int:
+        """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at full
+        depth, and a value inside the window is searched again with the window (PVS), so that
+        it is exact and its PV complete.
+        """
+        if reduction:
+            value = -self._search(depth, -a - 1, -a, ply + 1, move)
+        if a < value < beta:
+            self.stats.researches += 1
+            if self.tracer.enabled:
+                self.tracer.research(ply + 1, move)
+            value = -self._search(depth, -beta, -a, ply + 1, move)
+        return value
 
     def _repetition(self, ply: int, key: int) -> int | None:
         """The value of a position decided by repetition (the game's own rules, or a repeat
