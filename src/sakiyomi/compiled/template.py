@@ -346,12 +346,15 @@ class CompiledSearch:
     def entry_point(self) -> Any:
         """``t_root`` callable without numba's per-call type dispatch (about half the cost of
         a call): the compiled overload itself once there is exactly one (the root search is
-        always called with the same argument types), else the dispatcher.
+        always called with the same argument types); None while nothing is compiled yet (call
+        ``search`` once first); a plain wrapper when numba's JIT is off.
         """
         root = self._root
         overloads = getattr(root, "overloads", None)
         if overloads is not None and len(overloads) == 1:
             return next(iter(overloads.values())).entry_point
+        if overloads is not None and not overloads:
+            return None
 
         def plain(*args: Any) -> int:  # the dispatcher, or plain Python (NUMBA_DISABLE_JIT)
             return int(root(*args))
