@@ -113,15 +113,19 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (32 bits, offset),
-# depth (10), bound (2), move + 1 (8: moves < 255), the generation modulo 64 (6) and the epoch
-# (5).  A slot is occupied iff its epoch is the table's: clearing is one increment (reset()).
-V_OFF = 1 << 31
-D_SHIFT = 32
-B_SHIFT = 42
-M_SHIFT = 44
-G_SHIFT = 52
-E_SHIFT = 58
+# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (22 bits, offset:
+# |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
+# generation modulo 64 (6) and the epoch (15).  A slot is occupied iff its epoch is the
+# table's: clearing is one increment (reset()), and a full clear is needed only once every
+# EPOCH_LIMIT resets (a batch of solves must not rewrite a 128 MiB table every few lines).
+V_OFF = 1 << 21
+V_MASK = (1 << 22) - 1
+D_SHIFT = 22
+B_SHIFT = 32
+M_SHIFT = 34
+G_SHIFT = 42
+E_SHIFT = 48
+EPOCH_LIMIT = (1 << 15) - 1
 
 
 def make_workspace(capacity: int) -> tuple[Mem, Table]:
@@ -266,7 +270,7 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
             if ply > 0 and edepth >= depth and not pv_node:
-                value = t_from_tt((entry & 0xFFFFFFFF) - V_OFF, ply)
+                value = t_from_tt((entry & V_MASK) - V_OFF, ply)
                 bound = (entry >> B_SHIFT) & 3
                 if (bound == EXACT or (bound == LOWER and value >= beta)
                         or (bound == UPPER and value <= alpha)):

@@ -271,12 +271,12 @@ class CompiledSearch:
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
         counters, no stop request.  The table empties by moving to the next epoch (a full
-        clear every 31).
+        clear every ``EPOCH_LIMIT`` resets).
         """
         module, mem = self.module, self.mem
         mask = int(mem[module.C_MASK])
         epoch = int(mem[module.C_EPOCH]) + 1
-        if epoch > 31:
+        if epoch > module.EPOCH_LIMIT:
             self.tt.fill(0)
             epoch = 1
         mem[:] = 0
