@@ -11,10 +11,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from sakiyomi.game import Game, ScoreBounds
+from sakiyomi.game import ClosedForm, Game, ScoreBounds
 from sakiyomi.score import MAX_PLY, WIN, sign
 from sakiyomi.search.limits import StopSignal
-from sakiyomi.search.result import SearchResult
+from sakiyomi.search.result import SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 
 M = TypeVar("M", bound=Hashable)
@@ -77,8 +77,12 @@ def solve(
     """Solve ``game`` exactly (or win/draw/loss with ``weak``); value from the side to move.
 
     The returned value is the internal score (see ``sakiyomi.score``); for weak solves it is
-    -1, 0 or +1.  ``result.extra['result']`` is 'win', 'draw' or 'loss'.
+    -1, 0 or +1.  ``result.extra['result']`` is 'win', 'draw' or 'loss'.  A game with a
+    ``ClosedForm`` answers at the root without search when its formula applies (0 nodes).
     """
+    known = _closed_form(searcher.game if searcher is not None else game, weak)
+    if known is not None:
+        return known
     if searcher is None:
         searcher = Searcher(game.copy(), config, stop=stop)
     if weak and searcher.config.bisection == "pons":
@@ -97,6 +101,20 @@ def solve(
     word = ("loss", "draw", "win")[sign(value) + 1]
     return SearchResult(value, best, pv, FULL_DEPTH, searcher.stats.copy(),
                         searcher.stop.elapsed(), extra={"result": word})
+
+
+def _closed_form(game: object, weak: bool) -> SearchResult[M] | None:
+    """The result by the game's formula (``ClosedForm``), or None when it leaves the search."""
+    if not isinstance(game, ClosedForm):
+        return None
+    known = game.closed_form()
+    if known is None:
+        return None
+    value, best = known
+    word = ("loss", "draw", "win")[sign(value) + 1]
+    return SearchResult(sign(value) if weak else value, best, (best,) if best is not None else (),
+                        FULL_DEPTH, SearchStats(), 0.0,
+                        extra={"result": word, "closed_form": True})
 
 
 @dataclass(frozen=True, slots=True)
