@@ -80,7 +80,8 @@ def solve(
     -1, 0 or +1.  ``result.extra['result']`` is 'win', 'draw' or 'loss'.  A game with a
     ``ClosedForm`` answers at the root without search when its formula applies (0 nodes).
     """
-    known = _closed_form(searcher.game if searcher is not None else game, weak)
+    known: SearchResult[M] | None = _closed_form(
+        searcher.game if searcher is not None else game, weak)
     if known is not None:
         return known
     if searcher is None:
