@@ -26,6 +26,7 @@ SHOWN_CHARS = 40  # longer input is cut in messages (a message stays one readabl
 _INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"[+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?", re.ASCII)
 MAX_DECIMAL_CHARS = 64  # a number of seconds longer than this is not a typo worth reading
+SPACES = " \t\n\r\f\v"  # the white space allowed around a number (ASCII, like the digits)
 
 
 class InputError(ValueError):
@@ -44,11 +45,11 @@ def shown(text: str) -> str:
 
 def parse_int(text: str, what: str, *, low: int = 0, high: int,
               error: ErrorFactory = InputError) -> int:
-    """The integer written in ``text`` (ASCII digits, an optional sign, spaces around), which
+    """The integer written in ``text`` (ASCII digits, an optional sign, ASCII spaces around), which
     must lie in ``low..high``; otherwise ``error(message)`` is raised, the message naming
     ``what`` and the allowed range.
     """
-    body = text.strip()
+    body = text.strip(SPACES)
     if not _INTEGER.fullmatch(body):
         raise error(f"{what} {shown(text)} is not a whole number (digits 0-9)")
     negative = body.startswith("-")
@@ -59,9 +60,9 @@ def parse_int(text: str, what: str, *, low: int = 0, high: int,
         value = None
     else:
         value = -int(digits) if negative else int(digits)
-    if value is None or value > high or value < low:
-        if negative and (value is None or value < low):
-            raise error(f"{what} too small: at least {low:,}, not {shown(text)}")
+    if (value is None and negative) or (value is not None and value < low):
+        raise error(f"{what} too small: at least {low:,}, not {shown(text)}")
+    if value is None or value > high:
         raise error(f"{what} too large: at most {high:,}, not {shown(text)}")
     return value
 
@@ -71,7 +72,7 @@ def parse_seconds(text: str, what: str = "time", *, high: float,
     """A finite number of seconds, more than 0 and at most ``high`` (plain decimal or
     exponent notation in ASCII; no ``inf``, ``nan`` or digit separators).
     """
-    body = text.strip()
+    body = text.strip(SPACES)
     if len(body) > MAX_DECIMAL_CHARS or not _DECIMAL.fullmatch(body):
         raise error(f"{what} {shown(text)} is not a number of seconds (e.g. 2 or 0.5)")
     value = float(body)
