@@ -5,7 +5,7 @@ right answer.
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import io
 import json
 import subprocess
@@ -87,6 +87,14 @@ def test_solve_bones_of_a_huge_heap_answers_at_once() -> None:
         assert record["result"] == ("loss" if n % 4 == 0 else "win")
         if n % 4:
             assert record["best_move"] == str(n % 4)  # leave a multiple of 4
+
+
+def test_analyze_of_a_huge_heap_uses_the_formula_for_every_move() -> None:
+    n = 10**18 - 1  # 3 mod 4: taking 3 wins, the other moves lose
+    status, out, err = run(["analyze", "bones", str(n), "--json"])
+    assert status == 0, err
+    moves = {m["move"]: m["value"] for m in json.loads(out)["moves"]}
+    assert moves == {"3": 1, "1": -1, "2": -1}
 
 
 def test_every_game_states_its_limits() -> None:

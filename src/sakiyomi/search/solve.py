@@ -139,6 +139,11 @@ def analyze(
     values: list[MoveValue[M]] = []
     for move in list(position.legal_moves()):
         position.play(move)
+        known: SearchResult[M] | None = _closed_form(position, False) if depth is None else None
+        if known is not None:  # the game's formula (ClosedForm), as in solve()
+            values.append(MoveValue(move, -known.value, (move, *known.pv)))
+            position.undo()
+            continue
         if depth is None:
             value = -exact_value(searcher)
             searcher.search(FULL_DEPTH, -value - 1, -value + 1)
