@@ -1,0 +1,38 @@
+"""Fuzzing the command line (issue 11): every verb x every game, in-process, bounded in time.
+
+Each example is one random command line from ``tests/cli_cases.py`` (seeded, mutated and
+hostile positions, numbers and options); the run must end with status 0 or 2, no traceback,
+one stderr line on exit 2 (one per bad line in batch mode), a correct answer where one is
+known independently, and within ``CASE_SECONDS``.  ``bench/fuzz_cli.py`` runs the same
+generator for longer.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.cli_cases import GAMES, VERBS, judge, make_case, run_in_process, shown_argv
+
+EXAMPLES = 6  # per verb and game: 8 x 8 x 6 = 384 command lines per run of the suite
+LIBRARIES = {"chess": "chess", "shogi": "cshogi"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("verb", VERBS)
+@settings(max_examples=EXAMPLES, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False))
+def test_cli_survives_any_input(verb: str, game: str, rng: random.Random) -> None:
+    library = LIBRARIES.get(game)
+    if library and importlib.util.find_spec(library) is None:
+        pytest.skip(f"{library} is not installed")
+    case = make_case(rng, verb, game)
+    outcome = run_in_process(case)
+    problems = judge(case, outcome)
+    assert not problems, (problems, shown_argv(case), case.stdin[:300], outcome.status,
+                          outcome.stderr[-2000:])
