@@ -27,7 +27,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.cli_cases
+# The repository root instead of bench/ (whose chess.py would hide python-chess): for
+# tests.cli_cases.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.remove(str(Path(__file__).resolve().parent))
 
 from tests.cli_cases import (
     GAMES,
