@@ -20,7 +20,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -40,6 +39,7 @@ from tests.cli_cases import (
     judge,
     make_case,
     run_in_process,
+    run_subprocess,
     shown_argv,
 )
 
@@ -62,21 +62,6 @@ def run_watched(case: Case, timeout: float) -> Outcome | None:
         return None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-def run_subprocess(case: Case, timeout: float) -> Outcome | None:
-    """The case as its own process (argv through the OS, stdin as bytes)."""
-    command = [sys.executable, "-c", "import sys; from sakiyomi.cli import main; "
-               "sys.exit(main())", *case.argv]
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(command, input=case.stdin.encode("utf-8", "surrogateescape"),
-                              capture_output=True, timeout=timeout, check=False,
-                              env={**os.environ, "PYTHONIOENCODING": ""})
-    except subprocess.TimeoutExpired:
-        return None
-    return Outcome(done.returncode, done.stdout.decode("utf-8", "replace"),
-                   done.stderr.decode("utf-8", "replace"), time.perf_counter() - start)
 
 
 def main() -> None:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -321,6 +323,24 @@ def run_in_process(case: Case) -> Outcome:
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     return Outcome(status, out.getvalue(), err.getvalue(), time.perf_counter() - start)
+
+
+def run_subprocess(case: Case, timeout: float = CASE_SECONDS) -> Outcome | None:
+    """The case as its own process (argv through the OS as bytes, stdin as bytes, the real
+    streams), or None when it was still running after ``timeout`` seconds.
+    """
+    argv = [arg.replace("\x00", "\\0") for arg in case.argv]  # argv cannot carry NUL
+    command = [sys.executable, "-c", "import sys; from sakiyomi.cli import main; "
+               "sys.exit(main())", *argv]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, input=case.stdin.encode("utf-8", "surrogateescape"),
+                              capture_output=True, timeout=timeout, check=False,
+                              env={**os.environ, "PYTHONIOENCODING": ""})
+    except subprocess.TimeoutExpired:
+        return None
+    return Outcome(done.returncode, done.stdout.decode("utf-8", "replace"),
+                   done.stderr.decode("utf-8", "replace"), time.perf_counter() - start)
 
 
 def judge(case: Case, outcome: Outcome) -> list[str]:

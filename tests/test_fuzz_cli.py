@@ -16,7 +16,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.cli_cases import GAMES, VERBS, judge, make_case, run_in_process, shown_argv
+from tests.cli_cases import (
+    GAMES,
+    VERBS,
+    judge,
+    make_case,
+    run_in_process,
+    run_subprocess,
+    shown_argv,
+)
 
 EXAMPLES = 6  # per verb and game: 8 x 8 x 6 = 384 command lines per run of the suite
 LIBRARIES = {"chess": "chess", "shogi": "cshogi"}
@@ -36,3 +44,16 @@ def test_cli_survives_any_input(verb: str, game: str, rng: random.Random) -> Non
     problems = judge(case, outcome)
     assert not problems, (problems, shown_argv(case), case.stdin[:300], outcome.status,
                           outcome.stderr[-2000:])
+
+
+@settings(max_examples=4, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False), verb=st.sampled_from(VERBS),
+       game=st.sampled_from([g for g in GAMES if g not in LIBRARIES]))
+def test_cli_survives_any_input_as_a_process(rng: random.Random, verb: str, game: str) -> None:
+    """A few cases as real processes: argv and stdin as bytes, real streams, a real timeout."""
+    case = make_case(rng, verb, game)
+    outcome = run_subprocess(case)
+    assert outcome is not None, ("hang", shown_argv(case))
+    problems = judge(case, outcome)
+    assert not problems, (problems, shown_argv(case), outcome.status, outcome.stderr[-2000:])
