@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import signal
 import sys
 import time
 from collections import Counter
@@ -34,34 +33,12 @@ sys.path.remove(str(Path(__file__).resolve().parent))
 from tests.cli_cases import (
     GAMES,
     VERBS,
-    Case,
-    Outcome,
     judge,
     make_case,
-    run_in_process,
     run_subprocess,
+    run_watched,
     shown_argv,
 )
-
-
-class CaseTimeout(BaseException):
-    """Raised in the main thread by the watchdog (not an Exception: main() must not catch it)."""
-
-
-def _alarm(signum: int, frame: object) -> None:
-    raise CaseTimeout
-
-
-def run_watched(case: Case, timeout: float) -> Outcome | None:
-    """The outcome, or None when the case was still running after ``timeout`` seconds."""
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        return run_in_process(case)
-    except CaseTimeout:
-        return None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -28,9 +29,10 @@ from functools import cache, reduce
 from operator import xor
 from typing import Any
 
-from sakiyomi.cli import ALGORITHMS, RECURSION_LIMIT, _batch_position, main
+from sakiyomi.cli import RECURSION_LIMIT, _batch_position, main
 from sakiyomi.game import GameError
 from sakiyomi.games import load
+from sakiyomi.search.algorithms import NAMES as ALGORITHMS
 
 VERBS = ("search", "solve", "batch", "analyze", "perft", "play", "tree", "compare")
 GAMES = ("tree", "bones", "nim", "tictactoe", "connect4", "othello", "chess", "shogi")
@@ -323,6 +325,29 @@ def run_in_process(case: Case) -> Outcome:
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     return Outcome(status, out.getvalue(), err.getvalue(), time.perf_counter() - start)
+
+
+class CaseTimeout(BaseException):
+    """Raised in the main thread by the watchdog (a BaseException: main() must not catch it)."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise CaseTimeout
+
+
+def run_watched(case: Case, timeout: float = CASE_SECONDS) -> Outcome | None:
+    """``run_in_process`` under a SIGALRM watchdog: None when the case was still running after
+    ``timeout`` seconds (a hang inside compiled code is seen when it returns to Python).
+    """
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return run_in_process(case)
+    except CaseTimeout:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def run_subprocess(case: Case, timeout: float = CASE_SECONDS) -> Outcome | None:

@@ -11,7 +11,7 @@ import pytest
 
 from sakiyomi.game import ClosedForm
 from sakiyomi.games.nim import MAX_BONES, SEARCHED_OBJECTS, SEARCHED_STATES, Bones, Nim
-from sakiyomi.score import WIN_BOUND, is_loss, is_win, sign
+from sakiyomi.score import MAX_PLY, is_loss, is_win, sign, win_in
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import exact_value, solve
 
@@ -40,7 +40,7 @@ def test_nim_formula_agrees_with_search(heaps: list[int]) -> None:
     assert sign(value) == sign(searched)
     assert is_win(value) or is_loss(value)
     if len([h for h in heaps if h]) > 1:
-        assert abs(value) == WIN_BOUND  # the distance is not known by formula
+        assert abs(value) == win_in(MAX_PLY - 1)  # the distance is not known by formula
     assert best is not None and best in game.legal_moves()
     game.play(best)
     after = searched_value(game)

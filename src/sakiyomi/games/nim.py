@@ -28,6 +28,7 @@ MAX_BONES = 10**18  # Bones has at most three moves, so only the closed form bou
 SEARCHED_STATES = 1_024  # positions reachable from the root, at most, for solve to search
 SEARCHED_OBJECTS = MAX_PLY // 2  # and objects in all: the longest game fits the horizon
 BARS = 40  # heaps up to this size are drawn as bars
+UNKNOWN_DISTANCE = MAX_PLY - 1  # plies reported for a result whose distance is not known
 LIMITS = (f"nim: at most {MAX_HEAPS} heaps and {MAX_OBJECTS:,} objects in all; "
           f"bones: at most {MAX_BONES:,} bones")
 
@@ -130,7 +131,8 @@ class Nim:
     def formula(self) -> tuple[int, NimMove | None]:
         """(value, best move) by Bouton's theorem, for any position (see the module docstring).
 
-        The value is ``±WIN_BOUND`` (decided, distance unknown), except for a single heap whose
+        The value is ``±win_in(MAX_PLY - 1)`` (decided, distance unknown: at the horizon, so
+        that it stays decisive when a caller counts one more ply), except for a single heap whose
         game length is known: with a cap ``k`` the winner leaves a multiple of ``k + 1`` and
         each pair of moves then takes ``k + 1``, so a win takes ``1 + 2 * (h // (k + 1))`` plies
         and a loss ``2 * (h // (k + 1))``.  A lost position's move takes one object.
@@ -140,10 +142,10 @@ class Nim:
         total = reduce(xor, grundy, 0)
         if not any(self.heaps):
             return loss_in(0), None
-        plies = MAX_PLY
+        plies = UNKNOWN_DISTANCE
         if len(self.heaps) == 1:
             pairs = 0 if cap is None else self.heaps[0] // (cap + 1)
-            plies = min(MAX_PLY, 2 * pairs + (1 if total else 0))
+            plies = min(UNKNOWN_DISTANCE, 2 * pairs + (1 if total else 0))
         if total == 0:
             heap = max(range(len(self.heaps)), key=lambda i: self.heaps[i])
             return loss_in(plies), (heap, 1)
