@@ -1,4 +1,4 @@
-"""Engine memory benchmark (not a test): does ``Hash`` / ``USI_Hash`` bound the process?
+"""Engine memory benchmark (not a test): does ``Hash`` / ``USI_Hash`` bound the process.
 
 For each engine (UCI chess, USI shogi) and each table setting, a fresh engine process is told
 the setting, answers ``isready`` (the empty table is allocated: RSS ``empty``), then searches
@@ -25,9 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.engine_process import EngineProcess
+
 from sakiyomi.protocols import chess_engine, shogi_engine
 from sakiyomi.protocols.memory import MEGABYTE, entries_for
-from tests.engine_process import EngineProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = {

@@ -11,6 +11,7 @@ from sakiyomi.protocols.go import (
     MAX_DEPTH,
     MAX_MS,
     MAX_NODES,
+    Dialect,
     GoParams,
     parse_go,
     parse_int,
@@ -19,18 +20,18 @@ from sakiyomi.search.limits import TimePlan, plan_time
 
 
 def test_uci_clock_and_flags() -> None:
-    words = "wtime 1000 btime 2000 winc 5 binc 6 movestogo 7".split()
+    words = ["wtime", "1000", "btime", "2000", "winc", "5", "binc", "6", "movestogo", "7"]
     assert parse_go(words, "uci") == GoParams(wtime=1000, btime=2000, winc=5, binc=6,
                                               movestogo=7)
     assert parse_go(["infinite"], "uci") == GoParams(infinite=True)
-    assert parse_go("ponder movetime 50".split(), "uci") == GoParams(ponder=True, movetime=50)
-    assert parse_go("mate 3".split(), "uci") == GoParams(mate=3)
-    assert parse_go("searchmoves e2e4 d2d4 depth 3".split(), "uci") == GoParams(
+    assert parse_go(["ponder", "movetime", "50"], "uci") == GoParams(ponder=True, movetime=50)
+    assert parse_go(["mate", "3"], "uci") == GoParams(mate=3)
+    assert parse_go(["searchmoves", "e2e4", "d2d4", "depth", "3"], "uci") == GoParams(
         depth=3, searchmoves=("e2e4", "d2d4"))
 
 
 def test_usi_byoyomi_and_mate_search() -> None:
-    words = "btime 0 wtime 0 byoyomi 1000".split()
+    words = ["btime", "0", "wtime", "0", "byoyomi", "1000"]
     assert parse_go(words, "usi") == GoParams(btime=0, wtime=0, byoyomi=1000)
     assert parse_go(["mate", "500"], "usi") == GoParams(mate_search=True, movetime=500)
     assert parse_go(["mate", "infinite"], "usi") == GoParams(mate_search=True, infinite=True)
@@ -50,9 +51,10 @@ def test_usi_byoyomi_and_mate_search() -> None:
     (["sideways"], "unknown go parameter 'sideways'"),
 ])
 def test_bad_numbers_and_words_are_named(words: list[str], message: str) -> None:
-    for dialect in ("uci", "usi"):
+    dialects: tuple[Dialect, ...] = ("uci", "usi")
+    for dialect in dialects:
         with pytest.raises(ProtocolError) as caught:
-            parse_go(words, dialect)  # type: ignore[arg-type]
+            parse_go(words, dialect)
         assert str(caught.value) == message
 
 

@@ -60,8 +60,8 @@ def test_more_time_on_the_clock_never_gives_a_smaller_plan(
     base = {"remaining": remaining, "increment": increment, "byoyomi": byoyomi}
     more = dict(base)
     more[part] += extra
-    small = plan_time(overhead=overhead, **base)
-    large = plan_time(overhead=overhead, **more)
+    small = plan_time(base["remaining"], base["increment"], None, base["byoyomi"], overhead)
+    large = plan_time(more["remaining"], more["increment"], None, more["byoyomi"], overhead)
     assert large.hard >= small.hard - EPS and large.soft >= small.soft - EPS
 
 
