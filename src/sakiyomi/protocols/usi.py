@@ -72,8 +72,8 @@ class UsiEngine:
 
     def handle(self, line: str) -> bool:
         """Act on one command line; False on quit."""
-        command, _, rest = line.partition(" ")
-        rest = rest.strip()
+        command, *words = line.split()  # any whitespace separates words, as in UCI
+        rest = " ".join(words)
         actions: dict[str, Callable[[str], None]] = {
             "usi": self._usi, "isready": lambda _: self.out.send("readyok"),
             "setoption": self._setoption, "usinewgame": self._usinewgame,
