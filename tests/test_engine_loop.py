@@ -11,11 +11,17 @@ import io
 import threading
 import time
 
+import pytest
+
 from sakiyomi.protocols.engine_loop import (
+    BASE_LEAD,
+    LATENESS_DECAY,
+    MAX_LEAD_SHARE,
     MAX_LINE_BYTES,
     GoSession,
     Output,
     ProtocolError,
+    Punctuality,
     Reply,
     SearchThread,
     read_lines,
@@ -175,3 +181,34 @@ def test_serve_reports_errors_and_goes_on() -> None:
         "info string internal error on 'bug': ZeroDivisionError: oops", "echo \ufffd(b",
     ]
     assert handler.stopped
+
+
+def test_punctuality_aims_earlier_after_late_answers_and_forgets_slowly() -> None:
+    punctuality = Punctuality()
+    assert punctuality.lead(1.0) == BASE_LEAD
+    punctuality.observe(0.08)  # an answer came 80 ms after its aim
+    assert punctuality.lead(1.0) == pytest.approx(0.08 + BASE_LEAD)
+    assert punctuality.lead(0.1) == pytest.approx(0.1 * MAX_LEAD_SHARE)  # half the time stays
+    punctuality.observe(-0.5)  # early answers only let the estimate decay
+    assert punctuality.estimate == pytest.approx(0.08 * LATENESS_DECAY)
+    for _ in range(400):
+        punctuality.observe(0.0)
+    assert punctuality.lead(1.0) == pytest.approx(BASE_LEAD, abs=1e-6)
+
+
+def test_a_session_aims_before_its_hard_limit_and_reports_its_lateness() -> None:
+    punctuality = Punctuality()
+    punctuality.observe(0.2)
+    reply, _ = _reply()
+    session = GoSession(reply, TimePlan(10.0, 1.0), punctuality=punctuality)
+    assert session.aim is not None and session.signal.deadline == session.aim
+    assert 1.0 - 0.2 - BASE_LEAD - 0.05 < session.aim - time.perf_counter() <= 0.8 - BASE_LEAD
+    assert session.past_soft() is False  # the soft limit is capped at the aim, not past it
+    thread = SearchThread()
+    thread.punctuality = punctuality
+    thread.start(session, lambda s: None)
+    thread.wait()
+    assert reply.given_at is not None and reply.given_at < session.aim
+    thread.start(GoSession(Reply(Output(io.StringIO()), "x"), None), lambda s: None)
+    assert punctuality.estimate == pytest.approx(0.2 * LATENESS_DECAY)  # early: decayed
+    thread.wait()

@@ -14,6 +14,12 @@ runs.  Three guarantees live here, once for both protocols:
   has not reached its next stop poll; a watchdog timer gives it at the hard time limit (plus
   ``WATCHDOG_GRACE``) if the search thread is late (a loaded machine, a long node); ``infinite``
   and ``ponder`` answers are held back until ``stop`` or ``ponderhit`` as the protocols require.
+- **Answers are on time under load** (``Punctuality``): on a busy machine a process waits for
+  a CPU, and a thread for the GIL, for tens of milliseconds, so an answer aimed at the hard
+  limit arrives after it.  The engine measures how late its answers were past their aim and
+  aims that much earlier next time (the estimate decays when the machine is quiet again); a
+  short GIL switch interval lets the watchdog and the reader take over from the search thread
+  quickly.
 """
 
 from __future__ import annotations
@@ -29,7 +35,11 @@ from sakiyomi.search.limits import MAX_SECONDS, StopSignal, TimePlan
 
 MAX_LINE_BYTES = 1 << 20  # a longer command line is cut here (no command needs more)
 STOP_GRACE = 0.03  # seconds ``stop`` waits for the search thread before answering itself
-WATCHDOG_GRACE = 0.005  # seconds past the hard limit before the watchdog answers itself
+WATCHDOG_GRACE = 0.005  # seconds past the aim before the watchdog answers itself
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits (default 5 ms)
+BASE_LEAD = WATCHDOG_GRACE  # the aim is at least this much before the hard limit
+LATENESS_DECAY = 0.95  # per answer: how fast the lateness estimate forgets a slow period
+MAX_LEAD_SHARE = 0.5  # the aim never moves earlier than half of the hard limit
 _SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
 
 
@@ -112,6 +122,7 @@ class Reply:
         self._given = False
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
+        self.given_at: float | None = None  # perf_counter() when the answer was sent
 
     @property
     def given(self) -> bool:
@@ -168,37 +179,64 @@ class Reply:
         if self._given:
             return
         self._given = True
+        self.given_at = time.perf_counter()
         if self._timer is not None:
             self._timer.cancel()
         tail = f" ponder {self._ponder}" if self._ponder else ""
         self._out.send(f"{self._word} {self._best}{tail}")
 
 
+class Punctuality:
+    """How late answers have been past their aim lately, so the next aim can be earlier.
+
+    ``estimate`` is the largest recent lateness, decaying by ``LATENESS_DECAY`` per answer;
+    ``lead(hard)`` is how long before the hard limit to aim: the estimate plus ``BASE_LEAD``,
+    never more than ``MAX_LEAD_SHARE`` of the limit (a move always gets half its time).
+    """
+
+    def __init__(self) -> None:
+        self.estimate = 0.0
+
+    def observe(self, lateness: float) -> None:
+        """One answer was ``lateness`` seconds after its aim (negative: before it)."""
+        self.estimate = max(lateness, self.estimate * LATENESS_DECAY, 0.0)
+
+    def lead(self, hard: float) -> float:
+        """Seconds to aim before a hard limit ``hard`` seconds away."""
+        return min(self.estimate + BASE_LEAD, hard * MAX_LEAD_SHARE)
+
+
 class GoSession:
     """One ``go``: its stop signal, its answer and its clock.
 
     The clock starts at once, or at ``ponderhit`` for a ``go ponder`` (``clock_running=False``):
-    then the signal gets its hard deadline, the soft deadline is set and the watchdog is armed.
+    then the aim is set (the hard limit minus the ``Punctuality`` lead), the signal gets it as
+    its deadline, the soft deadline is set and the watchdog is armed just after the aim.
     """
 
     def __init__(self, reply: Reply, plan: TimePlan | None, *, nodes: int | None = None,
-                 clock_running: bool = True) -> None:
+                 clock_running: bool = True, punctuality: Punctuality | None = None) -> None:
         self.reply = reply
         self.plan = plan
         self.signal = StopSignal(nodes=nodes)
         self.pondering = not clock_running
+        self.aim: float | None = None  # perf_counter() time the answer is aimed at
+        self._punctuality = punctuality
         self._soft_at: float | None = None
         if clock_running:
             self.start_clock()
 
     def start_clock(self) -> None:
-        """Deadlines from now: soft (no new iteration), hard (abort, and the watchdog)."""
+        """Deadlines from now: soft (no new iteration), the aim (abort, and the watchdog)."""
         if self.plan is None:
             return
+        hard = self.plan.hard
+        lead = self._punctuality.lead(hard) if self._punctuality is not None else 0.0
         now = time.perf_counter()
-        self.signal.deadline = now + self.plan.hard
-        self._soft_at = now + self.plan.soft
-        self.reply.arm(self.plan.hard + WATCHDOG_GRACE)
+        self.aim = now + hard - lead
+        self.signal.deadline = self.aim
+        self._soft_at = min(now + self.plan.soft, self.aim)
+        self.reply.arm(hard - lead + WATCHDOG_GRACE)
 
     def past_soft(self) -> bool:
         """True once no new iteration should start."""
@@ -227,6 +265,7 @@ class SearchThread:
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
         self.session: GoSession | None = None
+        self.punctuality = Punctuality()
 
     @property
     def running(self) -> bool:
@@ -238,6 +277,9 @@ class SearchThread:
         whatever ``work`` does or raises, the session's reply is finished when it returns.
         """
         self.halt()
+        previous = self.session
+        if previous is not None and previous.aim is not None and previous.reply.given_at:
+            self.punctuality.observe(previous.reply.given_at - previous.aim)
         self.session = session
 
         def run() -> None:
@@ -296,7 +338,10 @@ def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> i
     """Read commands until ``quit``, end of input or a closed output; bad lines become
     ``info string`` lines.
     """
-    source = stream if stream is not None else sys.stdin.buffer
+    source = stream
+    if source is None:  # the engine process itself (not a test feeding bytes)
+        source = sys.stdin.buffer
+        sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         for raw in read_lines(source):
             line = raw.strip()

@@ -25,11 +25,11 @@ from sakiyomi.tt import TranspositionTable
 # on 7-0-5 in 12 games, off 2-0-2 in 4 — samples too small to tell them apart.
 SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": True}
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
-CHECK_EVERY = 128  # nodes between stop polls (~10 ms at shogi speeds)
+CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
 # Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
-# and the move int (measured by bench/engine_memory.py; see protocols/memory.py).
-BYTES_PER_ENTRY = 200
+# and the move int.  bench/engine_memory.py measured 208 (USI_Hash 16) and 227 (USI_Hash 4).
+BYTES_PER_ENTRY = 230
 
 
 @dataclass(slots=True)

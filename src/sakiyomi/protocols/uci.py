@@ -191,7 +191,8 @@ class UciHandler:
         moves = list(board.generate_legal_moves())
         reply = Reply(self.out, moves[0].uci() if moves else "0000",
                       held=go.infinite or go.ponder)
-        session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder)
+        session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
+                            punctuality=self.thread.punctuality)
         self.thread.start(session, lambda s: self._search(board, limits, s))
 
     def cmd_stop(self, args: list[str]) -> None:

@@ -174,12 +174,14 @@ class UsiEngine:
             if plan is None and go.movetime is not None:
                 plan = TimePlan.fixed(go.movetime / 1000 - margin / 2)
             reply = Reply(self.out, "timeout", word="checkmate")
-            self.thread.start(GoSession(reply, plan), lambda s: mate_search(game, s))
+            session = GoSession(reply, plan, punctuality=self.thread.punctuality)
+            self.thread.start(session, lambda s: mate_search(game, s))
             return
         if plan is None and not go.infinite:
             plan = go.plan(game.board.turn != 0, margin)  # cshogi: 0 is black (sente)
         reply = Reply(self.out, first_answer(game), held=go.infinite or go.ponder)
-        session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder)
+        session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
+                            punctuality=self.thread.punctuality)
         depth = go.depth
         self.thread.start(session, lambda s: think(game, s, self.options, self.tt, depth))
 
