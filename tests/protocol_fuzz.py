@@ -73,7 +73,7 @@ def structured(rng: random.Random, engine: str) -> str:
             if rng.random() < 0.8:
                 words.append(_number(rng))
         if "infinite" not in words and "ponder" not in words and rng.random() < 0.7:
-            words += ["movetime", str(rng.randint(0, 150))]  # most searches end by themselves
+            words += ["movetime", str(rng.randint(0, 60))]  # most searches end by themselves
         return " ".join(words)
     if kind < 0.6:
         name = rng.choice(OPTIONS[engine])
@@ -161,13 +161,20 @@ class Session:
         self.process.send(hello)
         self.process.until(ok, timeout=60)
 
-    def feed(self, lines: list[bytes], timeout: float = 60.0) -> list[str]:
-        """Send ``lines`` then ``stop`` and ``isready``; the problems found (empty: fine):
+    def feed(self, lines: list[bytes], pause: float = 0.0, timeout: float = 60.0) -> list[str]:
+        """Send ``lines``, wait ``pause`` seconds (searches run, time out, answer by
+        themselves), then send ``stop`` and ``isready``; the problems found (empty: fine):
         the engine died, wrote a traceback, or answered a go not exactly once.
         """
         lines = [line for line in lines if safe(line)]
         readies = sum(words_of(line)[:1] == ["isready"] for line in lines) + 1
-        self.process.send_bytes(b"".join(line + b"\n" for line in lines) + b"stop\nisready\n")
+        try:
+            self.process.send_bytes(b"".join(line + b"\n" for line in lines))
+            time.sleep(pause)
+            self.process.send_bytes(b"stop\nisready\n")
+        except OSError:  # the engine has died: its pipe is closed
+            self.problems.append("died")
+            return ["died"]
         self.lines_sent += len(lines)
         seen: list[str] = []
         deadline = time.monotonic() + timeout

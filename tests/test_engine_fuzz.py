@@ -32,12 +32,13 @@ def session(request: pytest.FixtureRequest) -> Iterator[Session]:
 
 
 @FUZZ
-@given(rng=st.randoms(use_true_random=False), count=st.integers(1, 12))
+@given(rng=st.randoms(use_true_random=False), count=st.integers(1, 12),
+       pause=st.sampled_from([0.0, 0.0, 0.08]))
 def test_random_lines_never_kill_the_engine_and_every_go_is_answered_once(
-    session: Session, rng: random.Random, count: int,
+    session: Session, rng: random.Random, count: int, pause: float,
 ) -> None:
     lines = [random_line(rng, session.engine) for _ in range(count)]
-    assert session.feed(lines) == [], lines
+    assert session.feed(lines, pause) == [], lines
 
 
 @FUZZ
