@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.protocol_fuzz import Session, random_line
 
-FUZZ = settings(max_examples=25, deadline=None, derandomize=False,
+FUZZ = settings(max_examples=60, deadline=None, derandomize=False,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 
