@@ -7,7 +7,7 @@ single question with the window (-1, 1): win, draw or loss (the seeds' 必勝読
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -218,11 +218,12 @@ def analyze(
 
 
 def multipv(
-    searcher: Engine[M], limits: Limits, *, soft_time: float | None = None,
+    searcher: Engine[M], limits: Limits, *, past_soft: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[int, list[MoveValue[M]], SearchStats]]:
     """MultiPV by iterative deepening: after each completed depth, every root move's value and
-    line (best first) and the counters so far.  Ends at the limits, at the soft time, when the
-    whole tree has been seen or when the engine is stopped (the unfinished depth is dropped).
+    line (best first) and the counters so far.  Ends at the limits, once ``past_soft()`` is
+    true (a time plan's soft limit), when the whole tree has been seen or when the engine is
+    stopped (the unfinished depth is dropped).
     """
     for depth in range(1, limits.max_depth + 1):
         searcher.new_search()
@@ -233,5 +234,5 @@ def multipv(
         yield depth, values, searcher.stats.copy()
         if not horizon or searcher.stop.should_stop(searcher.stats.nodes):
             return
-        if soft_time is not None and searcher.stop.elapsed() >= soft_time:
+        if past_soft is not None and past_soft():
             return
