@@ -50,8 +50,11 @@ class StopSignal:
 
     @classmethod
     def from_limits(cls, limits: Limits) -> StopSignal:
-        """A signal enforcing the node and time limits of ``limits``."""
-        return cls(nodes=limits.nodes, seconds=limits.time)
+        """A signal enforcing the node and time limits of ``limits`` (the time through the one
+        time plan, ``TimePlan.fixed``: its hard limit, absurd values clamped).
+        """
+        seconds = TimePlan.fixed(limits.time).hard if limits.time is not None else None
+        return cls(nodes=limits.nodes, seconds=seconds)
 
     def stop(self) -> None:
         """Ask the search to stop as soon as possible (thread-safe)."""
