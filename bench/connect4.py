@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sakiyomi.fastpath import SOLVER_CONFIG, compiled_search
-from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.engines import SOLVER_CONFIG, CompiledEngine, engine_for
+from sakiyomi.games.connect4 import from_position
 from sakiyomi.search.searcher import Searcher
-from sakiyomi.search.solve import exact_value
+from sakiyomi.search.solve import exact_value, solve
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 SETS = {  # file: (blog name, strong us, strong nodes, weak us, weak nodes) -- Pons, part 12
@@ -60,21 +60,22 @@ def load_set(name: str, limit: int | None, hard_sample: int) -> list[tuple[str, 
 
 
 def run_ours(pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
-    search = compiled_search(Connect4(), SOLVER_CONFIG)
-    assert search is not None, "numba is needed for the benchmark"
-    warm = search.module.make_state(*from_position("connect4", pairs[0][0]).kernel_state())
-    search.solve(warm, weak=weak, with_pv=False)  # load the compiled code first
-    search.touch()  # Pons's reset() memsets his table: pages are resident for him too
+    """Our solver as users run it: the shared solve driver on the compiled engine."""
+    engine = engine_for(from_position("connect4", pairs[0][0]), SOLVER_CONFIG,
+                        engine="compiled")
+    assert isinstance(engine, CompiledEngine), "numba is needed for the benchmark"
+    solve(engine.game, weak=weak, searcher=engine, with_pv=False)  # load the compiled code
+    engine.touch()  # Pons's reset() memsets his table: pages are resident for him too
     nodes = cpu = wall = 0.0
     wrong = 0
     for moves, score in pairs:
-        search.reset()
-        state = search.module.make_state(*from_position("connect4", moves).kernel_state())
+        engine.reset()
+        engine.game = from_position("connect4", moves)
         c0, w0 = time.process_time(), time.perf_counter()
-        result = search.solve(state, weak=weak, with_pv=False)
+        result = solve(engine.game, weak=weak, searcher=engine, with_pv=False)
         cpu += time.process_time() - c0
         wall += time.perf_counter() - w0
-        nodes += result.stats["nodes"]
+        nodes += result.stats.nodes
         wrong += result.value != (sign(score) if weak else score)
     n = len(pairs)
     return {"positions": n, "wrong": wrong, "mean_nodes": nodes / n,
@@ -98,9 +99,10 @@ def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool) -> dict[str
 
 def startup() -> None:
     code = ("import time; t = time.perf_counter()\n"
-            "from sakiyomi.fastpath import solve_game\n"
+            "from sakiyomi.engines import solve_position\n"
             "from sakiyomi.games.connect4 import from_position\n"
-            "r = solve_game(from_position('connect4', '2252576253462244111563365343671351441'))\n"
+            "r = solve_position(from_position('connect4',\n"
+            "                                 '2252576253462244111563365343671351441'))\n"
             "assert r.value == -1 and r.extra['engine'] == 'compiled'\n"
             "print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as cache:

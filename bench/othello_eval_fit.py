@@ -2,7 +2,7 @@
 
 Positions at 12-16 empties are reached by self-play that picks a random move half of the time
 and otherwise the move with the best one-ply evaluation; each is solved exactly by the compiled
-solver, and the seven features of ``sakiyomi.compiled.othello_eval`` are fitted to the exact
+solver, and the seven features of ``sakiyomi.games.othello.evaluation`` are fitted to the exact
 final disc difference (no intercept: the features are antisymmetric).  Prints the fitted
 weights (hundredths of a disc) next to the ones in use, and the mean absolute error of both.
 Usage: python bench/othello_eval_fit.py [--positions N] [--seed S]
@@ -16,10 +16,12 @@ import random
 
 import numpy as np
 
-from sakiyomi.compiled.othello_eval import N_FEATURES, WEIGHTS, evaluate_with, features
 from sakiyomi.compiled.template import CompiledSearch, build
+from sakiyomi.engines import CompiledEngine
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello
+from sakiyomi.games.othello.evaluation import N_FEATURES, WEIGHTS, evaluate_with, features
 from sakiyomi.search.searcher import SearchConfig
+from sakiyomi.search.solve import solve
 
 NAMES = ("mobility", "potential mobility", "corners", "X-squares", "stability", "parity",
          "discs")
@@ -52,8 +54,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     module = build(KERNEL_MODULE, dict(KERNEL_PARAMS))
-    search = CompiledSearch(module, SearchConfig(killers=False, history=False,
-                                                 tt_capacity=1 << 20), shortcuts=False)
+    config = SearchConfig(killers=False, history=False, tt_capacity=1 << 20)
+    search = CompiledSearch(module, config, shortcuts=False)
     rows: list[np.ndarray] = []
     targets: list[int] = []
     states: list[tuple[np.uint64, np.uint64]] = []
@@ -64,9 +66,9 @@ def main() -> None:
         p, o = (np.uint64(w) for w in game.kernel_state())
         f = np.zeros(N_FEATURES, dtype=np.int64)
         features(p, o, f)
-        search.reset()
         rows.append(f.astype(float))
-        targets.append(search.solve(module.make_state(*game.kernel_state())).value)
+        engine = CompiledEngine(game.copy(), config, workspace=search)  # a reset table
+        targets.append(solve(engine.game, searcher=engine).value)
         states.append((p, o))
     x, y = np.array(rows), np.array(targets, dtype=float)
     fitted, *_ = np.linalg.lstsq(x, y, rcond=None)

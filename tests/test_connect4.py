@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from sakiyomi.cli import main
-from sakiyomi.compiled.template import CompiledSearch, build
-from sakiyomi.fastpath import SOLVER_CONFIG, analyze_game, compiled_search, solve_game
+from sakiyomi.compiled.template import build
+from sakiyomi.engines import SOLVER_CONFIG, analyze_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
 from sakiyomi.search.searcher import SearchConfig
@@ -137,18 +137,11 @@ def test_bad_move_texts_are_refused() -> None:
 # ---- known results: Pons's test sets ----------------------------------------------------
 
 
-@functools.cache
-def solver() -> CompiledSearch:
-    search = compiled_search(Connect4(), SOLVER_CONFIG)
-    assert search is not None, "numba is a core dependency"
-    return search
-
-
 def solve_compiled(position: str, weak: bool) -> int:
-    search = solver()
-    search.reset()
-    state = search.module.make_state(*from_position("connect4", position).kernel_state())
-    return search.solve(state, weak=weak, with_pv=False).value
+    result = solve_position(from_position("connect4", position), weak=weak, engine="compiled",
+                            with_pv=False)
+    assert result.extra["engine"] == "compiled"
+    return result.value
 
 
 @pytest.mark.parametrize(("name", "count", "step"), [
@@ -237,8 +230,8 @@ def test_small_positions_match_a_naive_solver(width: int, height: int, plies: in
         text = game.position_text().split(":")[-1]
         expected = naive_value(width, height, text)
         if (width, height) in COMPILED_SIZES:  # each size compiles once (seconds)
-            assert solve_game(game).value == expected, text
-        assert solve_game(game, engine="python").value == expected, text
+            assert solve_position(game).value == expected, text
+        assert solve_position(game, engine="python").value == expected, text
         assert solve(game).value == expected, text  # default settings, zero-first probes
         checked += 1
 
@@ -264,7 +257,7 @@ def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfi
         game = from_position("connect4", position)
         for weak in (False, True):
             python = solve(game, config, weak=weak)
-            fast = solve_game(game, weak=weak, engine="compiled", config=config)
+            fast = solve_position(game, weak=weak, engine="compiled", config=config)
             assert fast.extra["engine"] == "compiled"
             assert python.value == fast.value == (sign(score) if weak else score)
             assert counters(python.stats) == counters(fast.stats), (position, weak)
@@ -275,9 +268,7 @@ def test_analyze_agrees_between_engines() -> None:
     for position, score in pons_lines("Test_L2_R1", 3, 300):
         game = from_position("connect4", position)
         python_values, python_nodes = analyze(game, None, SOLVER_CONFIG)
-        got = analyze_game(game, engine="compiled")
-        assert got is not None
-        fast_values, fast_nodes = got
+        fast_values, fast_nodes = analyze_position(game, engine="compiled")
         assert python_nodes == fast_nodes
         assert [(m.move, m.value, m.pv) for m in python_values] == \
             [(m.move, m.value, m.pv) for m in fast_values]
@@ -289,6 +280,7 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
     node counts as the Python Searcher on small positions."""
     script = textwrap.dedent("""
         from sakiyomi.compiled.template import CompiledSearch, build
+        from sakiyomi.engines import CompiledEngine
         from sakiyomi.games.connect4 import from_position
         from sakiyomi.search.searcher import SearchConfig
         from sakiyomi.search.solve import solve
@@ -296,7 +288,7 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
         for text in ["2252576253462244111563365343671351441", "4455", "4x4:1234312",
                      "1212121", "44455554221", "7422341735647741166133573473242566"]:
             game = from_position("connect4", text)
-            module = build("sakiyomi.compiled.connect4",
+            module = build("sakiyomi.games.connect4.kernels",
                            {"WIDTH": game.width, "HEIGHT": game.height})
             search = CompiledSearch(module, config)
             for weak in (False, True):
@@ -305,9 +297,10 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
                 if game.outcome() is not None:
                     print(text, "finished", module.k_outcome(state, 0)[1])
                     break
-                fast = search.solve(state, weak=weak)
+                engine = CompiledEngine(game.copy(), config, workspace=search)
+                fast = solve(engine.game, weak=weak, searcher=engine)
                 python = solve(game, config, weak=weak)
-                print(text, weak, fast.value, python.value, fast.stats["nodes"],
+                print(text, weak, fast.value, python.value, fast.stats.nodes,
                       python.stats.nodes, list(fast.pv) == list(python.pv))
     """)
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "SAKIYOMI_CACHE": str(tmp_path)}
@@ -332,9 +325,9 @@ def test_python_engine_works_without_numba(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
     monkeypatch.setattr(template, "_warned", False)
     game = from_position("connect4", "2252576253462244111563365343671351441")
-    first = solve_game(game)
-    second = solve_game(game, weak=True)
-    assert first.value == -1 and second.value == -1 and "engine" not in first.extra
+    first = solve_position(game)
+    second = solve_position(game, weak=True)
+    assert first.value == -1 and second.value == -1 and first.extra["engine"] == "python"
     err = capsys.readouterr().err
     assert err.count("numba is not installed") == 1
 
@@ -342,9 +335,9 @@ def test_python_engine_works_without_numba(capsys: pytest.CaptureFixture[str],
 def test_generated_module_is_cached_by_source_hash(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
-    plain = build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False)
+    plain = build("sakiyomi.games.connect4.kernels", {"WIDTH": 5, "HEIGHT": 4}, compiled=False)
     assert plain.WIDTH == 5 and not list(tmp_path.iterdir())  # plain builds stay in memory
-    assert build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False) \
+    assert build("sakiyomi.games.connect4.kernels", {"WIDTH": 5, "HEIGHT": 4}, compiled=False) \
         is plain
 
 

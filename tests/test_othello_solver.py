@@ -9,16 +9,17 @@ import random
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 import pytest
 
-from sakiyomi.compiled.othello_endgame import new_buffer, solve_ordered
 from sakiyomi.compiled.template import CompiledSearch, build
+from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
+from sakiyomi.games.othello.endgame import new_buffer, solve_ordered
 from sakiyomi.search import textbook
+from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import solve
 
@@ -47,8 +48,11 @@ def searcher(config: SearchConfig = CONFIG, **hooks: bool) -> CompiledSearch:
     return CompiledSearch(module(), config, shortcuts=False, **hooks)
 
 
-def state(game: Othello) -> tuple[Any, ...]:
-    return tuple(module().make_state(*game.kernel_state()))
+def run_solve(search: CompiledSearch, game: Othello, weak: bool = False) -> SearchResult[int]:
+    """The shared solve driver on the compiled engine over ``search``'s workspace."""
+    # (the workspace holds its switches; the engine's config only names the probe order)
+    engine = CompiledEngine(game.copy(), CONFIG, workspace=search, fresh=False)
+    return solve(engine.game, weak=weak, searcher=engine)
 
 
 FFO_1_39 = ffo("fforum-1-19.obf", 1) + ffo("fforum-20-39.obf", 20)
@@ -61,7 +65,7 @@ FFO_1_39 = ffo("fforum-1-19.obf", 1) + ffo("fforum-20-39.obf", 20)
 def test_ffo_exact_score_and_best_move(number: int, line: str, score: int,
                                        best_moves: set[str]) -> None:
     game = from_position("othello", line)
-    result = searcher().solve(state(game))
+    result = run_solve(searcher(), game)
     assert result.value == score
     assert result.best_move is not None
     assert game.move_to_text(result.best_move) in best_moves
@@ -74,7 +78,7 @@ def test_ffo_exact_score_and_best_move(number: int, line: str, score: int,
 @pytest.mark.parametrize("number, line, score, best_moves", FFO_1_39[:19],
                          ids=[f"ffo{p[0]}" for p in FFO_1_39[:19]])
 def test_ffo_weak_solve(number: int, line: str, score: int, best_moves: set[str]) -> None:
-    result = searcher().solve(state(from_position("othello", line)), weak=True)
+    result = run_solve(searcher(), from_position("othello", line), weak=True)
     assert result.value == (score > 0) - (score < 0)
 
 
@@ -95,9 +99,9 @@ def test_solver_agrees_with_textbook_negamax_on_random_endgames() -> None:
         game = random_position(rng, rng.choice((4, 5, 6, 7)))
         truth = textbook.negamax(game.copy()).value
         s.reset()
-        assert s.solve(state(game)).value == truth
+        assert run_solve(s, game).value == truth
         s.reset()
-        weak = s.solve(state(game), weak=True).value
+        weak = run_solve(s, game, weak=True).value
         assert weak == (truth > 0) - (truth < 0)
 
 
@@ -111,7 +115,7 @@ def test_every_switch_gives_the_same_values(hooks: dict[str, bool]) -> None:
         game = random_position(rng, rng.choice((10, 11, 12, 13, 14)))
         on.reset()
         other.reset()
-        assert other.solve(state(game)).value == on.solve(state(game)).value
+        assert run_solve(other, game).value == run_solve(on, game).value
 
 
 def test_leaf_solver_switches_agree_with_negamax() -> None:
@@ -147,16 +151,17 @@ def test_python_searcher_and_template_visit_the_same_nodes() -> None:
     no table, so keys play no part): equal values and equal node counts.
     """
     rng = random.Random(4)
-    config = SearchConfig(tt=False, killers=False, history=False)
-    compiled = searcher(config, leaf_solver=False, cutoff=False)
+    config = SearchConfig(tt=False, killers=False, history=False, leaf_solver=False,
+                          cutoff=False)
+    compiled = searcher(config)
     for empties in (6, 7, 8, 9):
         game = random_position(rng, empties)
         python = solve(game, config)
         compiled.reset()
-        fast = compiled.solve(state(game))
+        fast = run_solve(compiled, game)
         assert fast.value == python.value
-        assert fast.stats["nodes"] == python.stats.nodes
-        assert fast.stats["leaves"] == python.stats.leaves
+        assert fast.stats.nodes == python.stats.nodes
+        assert fast.stats.leaves == python.stats.leaves
         assert fast.pv == python.pv
 
 
@@ -166,7 +171,7 @@ def test_python_searcher_with_table_agrees_on_values() -> None:
         game = random_position(rng, 9)
         compiled = searcher(leaf_solver=False, cutoff=False)
         python = Searcher(game.copy(), CONFIG)
-        assert compiled.solve(state(game)).value == solve(game, CONFIG, searcher=python).value
+        assert run_solve(compiled, game).value == solve(game, CONFIG, searcher=python).value
 
 
 def test_side_to_move_is_the_kernel_state_order() -> None:

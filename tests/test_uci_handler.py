@@ -141,3 +141,23 @@ def test_go_depth_finishes_by_itself_and_stop_after_it_is_harmless() -> None:
         assert engine.lines.empty()
     finally:
         engine.close()
+
+
+def test_multipv_reports_ranked_lines_and_plays_the_first() -> None:
+    """MultiPV 3 on a position where one capture wins a queen: three ranked lines per depth,
+    values not increasing with the rank, and the bestmove is line 1's first move.
+    """
+    handler, stream = _handler()
+    handler.handle("setoption name MultiPV value 3")
+    handler.handle("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    handler.handle("go depth 3")
+    handler.thread.wait()
+    lines = stream.getvalue().splitlines()
+    infos = [line.split() for line in lines if " multipv " in line and " depth 3 " in line]
+    ranks = [int(words[words.index("multipv") + 1]) for words in infos]
+    assert ranks == [1, 2, 3]
+    values = [int(words[words.index("cp") + 1]) for words in infos]
+    assert values == sorted(values, reverse=True)
+    first = infos[0][infos[0].index("pv") + 1]
+    assert first == "d2d5"
+    assert lines[-1].split()[:2] == ["bestmove", "d2d5"]

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-from sakiyomi.compiled.template import RootResult
-from sakiyomi.fastpath import NODES_PER_SECOND, compiled_search, root_state, solver_config
+from sakiyomi.engines import EngineSession, solvable
 from sakiyomi.game import Game, GameError
-from sakiyomi.score import INF, format_score
+from sakiyomi.score import format_score
 from sakiyomi.search.drivers import run
-from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.engine import Engine
+from sakiyomi.search.limits import Limits, SearchAborted, StopSignal, TimePlan
 from sakiyomi.search.result import SearchResult
-from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.tt import TranspositionTable
+from sakiyomi.search.searcher import SearchConfig
+from sakiyomi.search.solve import move_values
 
 M = TypeVar("M", bound=Hashable)
+
+SOLVE_SHARE = 0.25  # of a move's time and nodes, spent trying to solve every move first
+SOLVE_NODES = 2_500_000  # the solving try's budget when a move has only a depth limit
 
 
 class QuitGame(Exception):
@@ -60,91 +63,76 @@ class HumanAgent(Generic[M]):
 
 
 class SearchAgent(Generic[M]):
-    """The computer: iterative deepening on the production Searcher within depth/time limits."""
+    """The computer: iterative deepening within depth / node / time limits, on the engine
+    ``sakiyomi.engines`` picks (compiled for kernel games), with one table kept from move to
+    move.  ``solve_first`` (default: when the game can be solved fast, ``engines.solvable``)
+    first spends a quarter of the move's budget trying to solve every move exactly, and plays
+    perfectly when that finishes.
+    """
 
     def __init__(
-        self, limits: Limits, config: SearchConfig = SearchConfig(),
-        report: Callable[[str], None] | None = None, name: str = "cpu",
+        self, limits: Limits, config: SearchConfig | None = None,
+        report: Callable[[str], None] | None = None, name: str = "cpu", *,
+        engine: str = "auto", solve_first: bool | None = None,
     ) -> None:
         self.limits = limits
-        self.config = config
         self.report = report
         self.name = name
-        self.tt: TranspositionTable[Any] = TranspositionTable(config.tt_capacity)
+        self.solve_first = solve_first
+        self.session = EngineSession(config, engine)
         self.last: SearchResult[M] | None = None
+
+    def _engine(self, position: Game[M], nodes: int | None,
+                seconds: float | None) -> Engine[M]:
+        """An engine over ``position`` whose stop signal allows ``nodes`` more nodes."""
+        engine = self.session.engine(position)
+        base = engine.stats.nodes
+        engine.stop = StopSignal(nodes=base + nodes if nodes is not None else None,
+                                 seconds=seconds)
+        return engine
 
     def choose(self, game: Game[M]) -> M:
         """Search a copy of the position and return the best move found."""
-        searcher: Searcher[M] = Searcher(
-            game.copy(), self.config, tt=self.tt, stop=StopSignal.from_limits(self.limits)
-        )
-        result = run(searcher, self.limits)
+        position = game.copy()
+        nodes, seconds = self.limits.nodes, self.limits.time
+        if self.limits.depth is None and nodes is None and seconds is None:
+            seconds = 5.0
+        if seconds is not None:  # the one time plan: a fixed time per move
+            seconds = TimePlan.fixed(seconds).hard
+        solve_first = self.solve_first if self.solve_first is not None else solvable(game)
+        if solve_first:
+            budget = int(nodes * SOLVE_SHARE) if nodes else None
+            if budget is None and seconds is None:
+                budget = SOLVE_NODES
+            engine = self._engine(position, budget, seconds * SOLVE_SHARE if seconds else None)
+            base = engine.stats.nodes
+            try:
+                values = move_values(engine, None)
+            except SearchAborted:
+                values = []
+            if values:
+                best = values[0]
+                self._say(game, best.move, f"value {best.value} (solved)", best.pv,
+                          engine.stats.nodes - base)
+                return best.move
+            spent = engine.stats.nodes - base
+            nodes = nodes - spent if nodes is not None else None
+            seconds = seconds - engine.stop.elapsed() if seconds is not None else None
+        engine = self._engine(position, nodes, max(seconds, 0.0) if seconds is not None
+                              else None)
+        base = engine.stats.nodes
+        result = run(engine, self.limits)
         self.last = result
-        assert result.best_move is not None, "choose() needs a position with legal moves"
-        if self.report is not None:
-            pv = " ".join(game.move_to_text(m) for m in result.pv)
-            self.report(
-                f"{self.name} plays {game.move_to_text(result.best_move)}  "
-                f"score {format_score(result.value)}  depth {result.depth}  pv {pv}  "
-                f"nodes {result.stats.nodes}"
-            )
-        return result.best_move
+        move = result.best_move
+        if move is None:  # not even depth 1 finished and the game has moves: any legal one
+            move = game.legal_moves()[0]
+        self._say(game, move, f"score {format_score(result.value)}  depth {result.depth}",
+                  result.pv, result.stats.nodes - base)
+        return move
 
-
-class PerfectAgent:
-    """The computer for kernel games: plays perfectly (exact analysis of every move) when the
-    compiled solver finishes within the move's node budget, else the best move of a
-    depth-limited compiled search with what is left.
-    """
-
-    def __init__(self, limits: Limits, report: Callable[[str], None] | None = None,
-                 name: str = "cpu") -> None:
-        self.limits = limits
-        self.report = report
-        self.name = name
-        seconds = limits.time if limits.time is not None else 5.0
-        self.budget = limits.nodes or int(seconds * NODES_PER_SECOND)
-
-    def choose(self, game: Game[Any]) -> Any:
-        """The move to play (the position is not changed)."""
-        config = solver_config(game)
-        search = compiled_search(game, config, fresh=False)
-        if search is None:
-            return self._python(game, config)
-        state = root_state(search, game)
-        start = search.stats["nodes"]
-        # A quarter of the budget for trying to solve every move; the rest (and whatever
-        # that try left unused) for the depth-limited search, so a move never costs more.
-        search.set_node_limit(start + self.budget // 4)
-        values = search.analyze(state)
-        if values:
-            move, value, pv = values[0]
-            self._say(game, move, f"value {value} (solved)", pv, search.stats["nodes"] - start)
-            search.set_node_limit(None)
-            return move
-        best: RootResult | None = None
-        for depth in range(1, self.limits.max_depth + 1):
-            search.new_search()
-            search.set_node_limit(start + self.budget)
-            result = search.search(state, depth, -INF, INF)
-            if not result.complete:
-                break
-            best = result
-            if not result.extra["hit_horizon"]:
-                break
-        search.set_node_limit(None)
-        if best is None or best.best_move is None:
-            return game.legal_moves()[0]
-        self._say(game, best.best_move, f"heuristic {best.value}", best.pv,
-                  search.stats["nodes"] - start)
-        return best.best_move
-
-    def _python(self, game: Game[Any], config: SearchConfig) -> Any:
-        return SearchAgent(self.limits, config, self.report, self.name).choose(game)
-
-    def _say(self, game: Game[Any], move: Any, what: str, pv: tuple[Any, ...],
-             nodes: int) -> None:
+    def _say(self, game: Game[M], move: M, what: str, pv: tuple[M, ...], nodes: int) -> None:
         if self.report is not None:
             line = " ".join(game.move_to_text(m) for m in pv)
             self.report(f"{self.name} plays {game.move_to_text(move)}  {what}  pv {line}  "
                         f"nodes {nodes}")
+

@@ -7,30 +7,37 @@ with status 2; internal errors exit with 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from sakiyomi.agents import Agent, HumanAgent, PerfectAgent, SearchAgent
-from sakiyomi.fastpath import ENGINES, analyze_game, search_game, solve_game
-from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player
+from sakiyomi.agents import Agent, HumanAgent, SearchAgent
+from sakiyomi.engines import ENGINES, analyze_position, search_position, solve_position
+from sakiyomi.game import Game, GameError, GameUnits, Player
 from sakiyomi.games import GAMES, load
+from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
-from sakiyomi.search import textbook
-from sakiyomi.search.drivers import run
+from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
-from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze
 
-ALGORITHMS = (
-    "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
-    "alphabeta", "negascout", "and-or", "mtdf", "pvs",
-)
+# Limits of the numbers the command line takes (each refused beyond, in one line).
+MAX_DEPTH = MAX_PLY - 1  # the search horizon (perft's recursion stays within it too)
+MAX_NODES = 10**15  # the compiled engine counts nodes in 64 bits: far below 2**63
+MAX_SECONDS = 1e6  # about 11.6 days: any real time limit, with room for node budgets
+MAX_DRAWN = 10**7  # nodes recorded or drawn by `tree`
+MAX_BATCH_NUMBER = 10**6  # the numbers that may follow a batch line's position (a score)
+MAX_MESSAGE = 500  # characters of an error line
+MAX_SEARCHES = 64  # searches the web app may run at once
+# Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
+RECURSION_LIMIT = 8 * MAX_PLY + 1000
 
 
 class UsageError(Exception):
@@ -71,44 +78,21 @@ def _watch(as_json: bool, game: Game[Any], label: str) -> Any:
 # ---- search ------------------------------------------------------------------------------
 
 
-def _textbook(game: Game[Any], algorithm: str, depth: int) -> textbook.TextbookResult[Any]:
-    position = game.copy()
-    runners: dict[str, Callable[[], textbook.TextbookResult[Any]]] = {
-        "minimax": lambda: textbook.minimax(position, depth),
-        "negamax": lambda: textbook.negamax(position, depth),
-        "alphabeta-minmax-hard": lambda: textbook.alphabeta_minmax(
-            position, depth, fail_soft=False),
-        "alphabeta-minmax": lambda: textbook.alphabeta_minmax(position, depth),
-        "alphabeta-hard": lambda: textbook.alphabeta(position, depth, fail_soft=False),
-        "alphabeta": lambda: textbook.alphabeta(position, depth),
-        "negascout": lambda: textbook.negascout(position, depth),
-        "and-or": lambda: textbook.and_or(position, depth),
-    }
-    return runners[algorithm]()
-
-
 def cmd_search(args: argparse.Namespace) -> int:
     """Search one position with the chosen algorithm and print value, move, PV and counts."""
     game = load(args.game, args.position)
     if game.outcome() is not None:
         raise GameError("the position is already finished: there is nothing to search")
     start = time.perf_counter()
-    if args.algorithm in ("pvs", "mtdf"):
+    algorithm = algorithms.get(args.algorithm)
+    if algorithm.searcher_based:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
-        config = SearchConfig(tt=not args.no_tt)
-        # Kernel games run pvs on the compiled engine (iterative deepening, exact near the end).
-        fast = search_game(game, limits) if args.algorithm == "pvs" and not args.no_tt \
-            and isinstance(game, KernelGame) else None
-        if fast is not None:
-            result = fast
-        else:
-            with _watch(args.json, game, "searching") as watch:
-                searcher: Searcher[Any] = Searcher(game.copy(), config,
-                                                   stop=watch.signal(limits))
-                result = run(searcher, limits, use_mtdf=args.algorithm == "mtdf",
-                             aspiration_delta=0, on_info=watch.on_info)
+        with _watch(args.json, game, "searching") as watch:
+            result = search_position(game, limits, algorithm=args.algorithm,
+                                     engine=args.engine, tt=not args.no_tt,
+                                     on_info=watch.on_info, observe=watch.follow)
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
@@ -116,12 +100,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         stats["nps"] = round(result.nps)
     else:
         if args.nodes is not None or args.time is not None:
-            raise UsageError(f"--nodes/--time need --algorithm pvs or mtdf, not {args.algorithm}")
+            driven = " or ".join(a.name for a in algorithms.SEARCHER_BASED)
+            raise UsageError(f"--nodes/--time need --algorithm {driven}, not {args.algorithm}")
         depth = args.depth if args.depth is not None else MAX_PLY - 1
-        tb = _textbook(game, args.algorithm, depth)
+        tb = algorithm.run(game.copy(), depth)
         value, pv, nodes, leaves = tb.value, tb.pv, tb.nodes, tb.leaves
         best = pv[0] if pv else None
-        stats = {"nodes": nodes, "leaves": leaves, "interior": tb.interior}
+        stats = {"nodes": nodes, "leaves": leaves, "interior": nodes - leaves}
     seconds = time.perf_counter() - start
     pv_text = _moves_text(game, pv)
     best_text = game.move_to_text(best) if best is not None else None
@@ -142,46 +127,70 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
-               engine: str = "auto") -> None:
+               engine: str = "auto", limits: Limits | None = None) -> None:
     game = load(name, position)
     if game.outcome() is not None:
         raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
     with _watch(as_json or batch, game, f"solving {position}") as watch:
-        # the compiled engine for kernel games (no live progress there)
-        result = solve_game(game, weak=weak, engine=engine, stop=watch.signal())
+        result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
+                                limits=limits)
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
-    value = result.value if weak else game_value(game, result.value, True)
+    units = (lambda v: v) if weak else (lambda v: game_value(game, v, True))
     pv_text = _moves_text(game, result.pv)
     best = game.move_to_text(result.best_move) if result.best_move is not None else None
-    word = result_word(result.value)
-    record = {
+    record: dict[str, Any] = {
         "game": name, "position": position, "algorithm": "weak" if weak else "exact",
-        "value": value, "result": word, "best_move": best, "pv": pv_text,
+        "value": units(result.value), "result": result_word(result.value),
+        "best_move": best, "pv": pv_text,
         "nodes": result.stats.nodes, "leaves": result.stats.leaves, "depth": len(result.pv),
         "seconds": round(seconds, 6), "microseconds": int(seconds * 1e6),
     }
+    if not result.complete:  # stopped by --time/--nodes: what was proved so far
+        lower, upper = (units(int(str(result.extra[k]))) for k in ("lower", "upper"))
+        record.update(value=None, result="unknown", lower=lower, upper=upper)
+        _emit(record, as_json,
+              f"{position} unknown: between {lower} and {upper} (stopped)"
+              f"{f' best so far {best}' if best else ''} nodes {result.stats.nodes} "
+              f"us {int(seconds * 1e6)}")
+        return
     _emit(record, as_json,
-          f"{position} {value} {word} best {best} pv {' '.join(pv_text)} "
-          f"nodes {result.stats.nodes} us {int(seconds * 1e6)}")
+          f"{position} {record['value']} {record['result']} best {best} "
+          f"pv {' '.join(pv_text)} nodes {result.stats.nodes} us {int(seconds * 1e6)}")
 
 
 def _batch_position(name: str, text: str) -> str:
     """The POSITION of a batch line: the text before any ';' when the game reads it whole (an
-    OBF line 'BOARD X; A2:+38'), else its first word (Pons's 'MOVES SCORE' lines).
+    OBF line 'BOARD X; A2:+38'), else its first word when only numbers follow it (Pons's
+    'MOVES SCORE' lines).  Anything else is returned whole, so that the game refuses it and
+    the line is reported: never a guess (an empty head is not the empty board).
     """
     head = text.split(";")[0].strip()
+    if not head:
+        return text
     try:
         load(name, head)
     except GameError:
-        return text.split()[0]
+        words = head.split()
+        if len(words) >= 2 and all(_is_integer(word) for word in words[1:]):
+            return words[0]
+        return head
     return head
+
+
+def _is_integer(word: str) -> bool:
+    try:
+        parse_int(word, "score", low=-MAX_BATCH_NUMBER, high=MAX_BATCH_NUMBER)
+    except InputError:
+        return False
+    return True
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
     if args.position != "-":
-        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine)
+        _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine,
+                   limits=Limits(nodes=args.nodes, time=args.time))
         return 0
     from sakiyomi.viz.progress import batch, interactive
 
@@ -194,7 +203,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         position = _batch_position(args.game, text)
         try:
             _solve_one(args.game, position, args.weak, args.json, batch=True,
-                       engine=args.engine)
+                       engine=args.engine, limits=Limits(nodes=args.nodes, time=args.time))
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
@@ -211,14 +220,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise GameError("the position is already finished: there are no moves to analyze")
     start = time.perf_counter()
     depth = None if args.exact or args.depth is None else args.depth
-    if depth is None:  # exact: the compiled engine for kernel games
-        with _watch(args.json, game, "analyzing") as watch:
-            got = analyze_game(game, engine=args.engine, stop=watch.signal())
-        assert got is not None, "no node limit was set"
-        values, nodes = got
-    else:
-        with _watch(args.json, game, "analyzing") as watch:
-            values, nodes = analyze(game, depth, stop=watch.signal())
+    with _watch(args.json, game, "analyzing") as watch:
+        values, nodes = analyze_position(game, depth, engine=args.engine, observe=watch.follow)
     seconds = time.perf_counter() - start
     solved = depth is None
     moves = [
@@ -261,8 +264,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     position = args.position if args.position is not None else GAMES[args.game].start \
         if args.game in GAMES else ""
     game = load(args.game, position)
-    limits = Limits(depth=args.depth, time=args.time if args.time is not None
-                    else (None if args.depth is not None else 5.0))
+    limits = Limits(depth=args.depth, nodes=args.nodes,
+                    time=args.time if args.time is not None
+                    else (None if args.depth is not None or args.nodes is not None else 5.0))
 
     def write(text: str) -> None:
         print(text, flush=True)
@@ -270,9 +274,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
-        if isinstance(game, KernelGame):  # perfect play when the solver finishes in time
-            return PerfectAgent(limits, report=write)
-        return SearchAgent(limits, report=write)
+        return SearchAgent(limits, report=write, engine=args.engine)
 
     agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
     play_game(game, agents, write)
@@ -282,26 +284,33 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---- parser ------------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return int(text)
+def _count(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high`` (``sakiyomi.inputs.parse_int``)."""
 
+    def parse(text: str) -> int:
+        try:
+            return parse_int(text, what, low=low, high=high)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
-def _non_negative_int(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
-    return int(text)
+    return parse
 
 
 def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds in (0, ``MAX_SECONDS``]."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
-    return value
+        return parse_seconds(text, "time", high=MAX_SECONDS)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+_depth = _count("depth", 1, MAX_DEPTH)
+_perft_depth = _count("depth", 0, MAX_DEPTH)
+_nodes = _count("nodes", 1, MAX_NODES)
+_drawn_nodes = _count("node count", 1, MAX_DRAWN)
+_pruned_budget = _count("node count", 0, MAX_DRAWN)
+_port = _count("port", 0, 65_535)
+_searches = _count("searches", 1, MAX_SEARCHES)
 
 
 def lazy(target: str) -> Callable[[argparse.Namespace], int]:
@@ -334,18 +343,22 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("search", help="search a position with one algorithm")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="pvs")
-    p.add_argument("--depth", type=_positive_int)
-    p.add_argument("--nodes", type=_positive_int)
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
+    p.add_argument("--depth", type=_depth)
+    p.add_argument("--nodes", type=_nodes)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--no-tt", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
     p.add_argument("game", choices=games)
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
+    p.add_argument("--nodes", type=_nodes, help="stop after N nodes (per position)")
+    p.add_argument("--time", type=_seconds, help="stop after S seconds (per position)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
@@ -355,7 +368,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("game", choices=games)
     p.add_argument("position")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--depth", type=_positive_int)
+    group.add_argument("--depth", type=_depth)
     group.add_argument("--exact", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
@@ -365,7 +378,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("depth", type=_non_negative_int)
+    p.add_argument("depth", type=_perft_depth)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_perft)
 
@@ -373,33 +386,44 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("game", choices=games)
     p.add_argument("--first", choices=("human", "cpu"), default="human")
     p.add_argument("--second", choices=("human", "cpu"), default="cpu")
-    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
+    p.add_argument("--nodes", type=_nodes)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--position")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
-    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
+    p.add_argument("--depth", type=_depth)
     p.add_argument("--format", choices=("svg", "dot", "text"))
     p.add_argument("-o", "--output")
-    p.add_argument("--max-nodes", type=_positive_int, default=20_000,
+    p.add_argument("--max-nodes", type=_drawn_nodes, default=20_000,
                    help="refuse to record more nodes than this")
-    p.add_argument("--max-drawn", type=_positive_int, default=300,
+    p.add_argument("--max-drawn", type=_drawn_nodes, default=300,
                    help="collapse subtrees beyond this many drawn nodes")
-    p.add_argument("--pruned-budget", type=_non_negative_int, default=2_000,
+    p.add_argument("--pruned-budget", type=_pruned_budget, default=2_000,
                    help="positions below pruned moves to draw (0: the pruned moves only)")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
+
+    p = sub.add_parser("bench", help="fixed positions to a fixed depth: nodes, time and the "
+                       "node signature")
+    p.add_argument("--depth", type=_depth, default=4,
+                   help="plies (plus each position's own extra; default 4, CI uses 2)")
+    p.add_argument("--engine", choices=ENGINES, default="auto")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=lazy("sakiyomi.benchmark:cmd_bench"))
 
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
@@ -409,22 +433,65 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
     p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
 
+    p = sub.add_parser("serve", help="the web app: play every game and watch the search")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="longest search one request may run")
+    p.add_argument("--max-searches", type=_searches, default=2,
+                   help="searches that may run at once")
+    p.set_defaults(run=lazy("sakiyomi.web.server:run"))
+
     for register in extra:
         register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit status."""
+    """Entry point of the console script; returns the exit status.
+
+    The one unwinding rule of the command line: bad input (``UsageError``, ``GameError``,
+    ``InputError``) is one line on stderr and status 2; anything else is an internal error,
+    one line and status 1 (the traceback only with ``SAKIYOMI_DEBUG=1``).  Messages are made
+    one line whatever they quote.  Undecodable input bytes are replaced (the position that
+    holds them is then refused), and output that cannot be encoded is escaped.
+    """
+    _tolerant_streams()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
         args = build_parser().parse_args(argv)
         status: int = args.run(args)
         return status
-    except (UsageError, GameError) as exc:
-        print(f"sakiyomi: error: {exc}", file=sys.stderr, flush=True)
+    except (UsageError, GameError, InputError) as exc:
+        _error(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("sakiyomi: interrupted", file=sys.stderr, flush=True)
+        _error("interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        if os.environ.get("SAKIYOMI_DEBUG"):
+            raise
+        _error(f"internal error: {type(exc).__name__}: {exc} (please report it; "
+               "SAKIYOMI_DEBUG=1 shows the traceback)")
+        return 1
+
+
+def _error(message: str) -> None:
+    """One line on stderr, however many lines or characters the message quotes."""
+    line = " ".join(message.splitlines())
+    if len(line) > MAX_MESSAGE:
+        line = line[:MAX_MESSAGE] + "…"
+    print(f"sakiyomi: {line}", file=sys.stderr, flush=True)
+
+
+def _tolerant_streams() -> None:
+    """Replace undecodable input bytes and escape unencodable output characters."""
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace"),
+                           (sys.stderr, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors=errors)

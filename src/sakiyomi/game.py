@@ -158,6 +158,26 @@ class ScoreBounds(Protocol):
 
 
 @runtime_checkable
+class ClosedForm(Protocol[M_co]):
+    """A game whose exact result is known by a formula (Game of Bones: ``n mod 4``; Nim:
+    Bouton's nim-sum), so that positions far too large to search are still solved at once.
+
+    ``closed_form()`` returns ``(value, best_move)`` for the side to move: the value on the
+    score scale of ``sakiyomi.score`` (``win_in(n)`` / ``loss_in(n)`` with the distance when the
+    formula knows it and it is below ``MAX_PLY - 1``, else ``n = MAX_PLY - 1``: decided, distance
+    at or beyond the horizon; still decisive one ply up), the best move None only at a finished
+    position.  It returns None where the
+    game prefers the search to read the position (small enough to read to the end, so that the
+    search's principal variation and node counts are reported).  ``solve`` consults it at the
+    root only.
+    """
+
+    def closed_form(self) -> tuple[int, M_co | None] | None:
+        """(value, best move) by formula, or None to leave the position to the search."""
+        ...
+
+
+@runtime_checkable
 class GameUnits(Protocol):
     """Converts an internal search score to the game's own units for reporting (DESIGN.md §8)."""
 
@@ -203,6 +223,26 @@ class SolverSettings(Protocol):
 
     def solver_settings(self) -> dict[str, int | bool | str]:
         """Keyword arguments for ``SearchConfig`` when this game is solved or searched."""
+        ...
+
+
+@runtime_checkable
+class SubtreeHooks(Protocol):
+    """Exact knowledge of small subtrees that a game's kernels offer (Othello's last-empties
+    solver and stability cut-off), used below the root by both engines under the
+    ``SearchConfig`` switches ``leaf_solver`` and ``cutoff`` (the compiled template's
+    ``k_leaf_solve``/``k_cutoff`` hooks, so both engines visit the same nodes).
+    """
+
+    def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+        """(solved, fail-soft value, nodes, leaves): the exact value when the subtree is small
+        and ``depth`` reaches its end anyway, with the nodes and leaves visited below this one
+        (this node counted by the caller); (False, 0, 0, 0) otherwise.
+        """
+        ...
+
+    def proven_bound(self, alpha: int, beta: int) -> tuple[bool, int]:
+        """(True, bound) when a bound proved without search fails outside (alpha, beta)."""
         ...
 
 
@@ -264,3 +304,19 @@ class CheckingMoves(Protocol[M_co]):
 def is_acyclic(game: object) -> bool:
     """True when positions of this game can never repeat (no repetition checks are needed)."""
     return bool(getattr(game, "ACYCLIC", False))
+
+
+_capabilities: dict[tuple[type, type], bool] = {}
+
+
+def capable(game: object, capability: type) -> bool:
+    """``isinstance(game, capability)`` for a runtime-checkable capability Protocol, decided
+    once per game class (capabilities are declared by the class, DESIGN.md §1.7): a
+    runtime Protocol check inspects every member and costs tens of microseconds, too much
+    for a solve of a few hundred nodes.
+    """
+    key = (type(game), capability)
+    known = _capabilities.get(key)
+    if known is None:
+        known = _capabilities[key] = isinstance(game, capability)
+    return known

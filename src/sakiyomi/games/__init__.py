@@ -1,7 +1,9 @@
 """Registry of the games the CLI, engines and tests know, by name (imported lazily).
 
 Each game module exposes ``from_position(text: str) -> Game`` parsing the POSITION syntax of
-DESIGN.md §8 and raising ``PositionError`` on bad text.  Adding a game is one line here.
+DESIGN.md §8 and raising ``PositionError`` on bad text, and ``LIMITS``, one line stating the
+largest input it takes (input beyond it is refused with a message naming the limit).  Adding a
+game is one line here.  No position text is longer than ``MAX_POSITION_CHARS``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from sakiyomi.game import Game, GameError
+from sakiyomi.game import Game, GameError, PositionError
+
+MAX_POSITION_CHARS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +50,29 @@ GAMES: dict[str, GameInfo] = {
 }
 
 
-def load(name: str, position: str) -> Game[Any]:
-    """Parse ``position`` for the game called ``name``; GameError names what is wrong."""
+def _module(name: str) -> Any:
     info = GAMES.get(name)
     if info is None:
         raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
     try:
-        module = importlib.import_module(info.module)
+        return importlib.import_module(info.module)
     except ImportError as exc:
         hint = f" (pip install 'sakiyomi[{info.extra}]')" if info.extra else ""
         raise GameError(f"game {name!r} needs a library that is not installed: {exc.name}{hint}") \
             from exc
+
+
+def load(name: str, position: str) -> Game[Any]:
+    """Parse ``position`` for the game called ``name``; GameError names what is wrong."""
+    module = _module(name)
+    if len(position) > MAX_POSITION_CHARS:
+        raise PositionError(f"position too long: at most {MAX_POSITION_CHARS:,} characters, "
+                            f"not {len(position):,}")
     game: Game[Any] = module.from_position(name, position)
     return game
+
+
+def limits(name: str) -> str:
+    """The game's stated input limits (its module's ``LIMITS``)."""
+    text: str = _module(name).LIMITS
+    return text

@@ -15,11 +15,11 @@ import chess
 
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.memory import entries_for
-from sakiyomi.score import is_decisive, win_in
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
-from sakiyomi.search.result import SearchInfo
+from sakiyomi.search.result import SearchInfo, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import multipv
 from sakiyomi.tt import TranspositionTable
 
 CHESS_CONFIG = SearchConfig(
@@ -84,41 +84,21 @@ def think_multipv(
     board: chess.Board, limits: Limits, signal: StopSignal, *, count: int,
     tt: TranspositionTable[chess.Move] | None = None,
     past_soft: Callable[[], bool] | None = None,
-    on_depth: Callable[[int, list[PvLine]], None] | None = None,
+    on_depth: Callable[[int, list[PvLine], SearchStats], None] | None = None,
 ) -> tuple[chess.Move | None, chess.Move | None]:
-    """MultiPV: every root move is searched one ply shallower per depth and ``on_depth`` sees
-    the best ``count`` lines of each completed depth (exact values for each, not just a bound).
-    Returns the best move and the expected reply of the last completed depth.
+    """MultiPV with the shared driver (``search.solve.multipv``): every root move is searched
+    one ply shallower per depth; ``on_depth`` sees the best ``count`` lines of each completed
+    depth (exact values for each, not just a bound) and the counters so far.  Returns the best
+    move and the expected reply of the last completed depth.
     """
+    game = ChessGame(board)
+    searcher: Searcher[chess.Move] = Searcher(game, CHESS_CONFIG, tt=tt, stop=signal)
     moves = list(board.generate_legal_moves())
     best: tuple[chess.Move | None, chess.Move | None] = (moves[0] if moves else None, None)
-    for depth in range(1, limits.max_depth + 1):
-        lines: list[PvLine] = []
-        for move in moves:
-            board.push(move)
-            try:
-                if board.is_game_over(claim_draw=False):
-                    outcome = board.outcome(claim_draw=False)
-                    value = win_in(1) if outcome and outcome.winner is not None else 0
-                    lines.append(PvLine(value, (move,), 1, 1))
-                    continue
-                _, info = think(board, Limits(depth=max(1, depth - 1)), signal, tt=tt)
-            finally:
-                board.pop()
-            if info is None:
-                return best  # stopped: keep the last complete depth
-            value = -info.value
-            if is_decisive(value):
-                value += 1 if value < 0 else -1
-            lines.append(PvLine(value, (move, *info.pv), info.stats.nodes,
-                                info.stats.seldepth + 1))
-        lines.sort(key=lambda line: -line.value)
+    for depth, values, stats in multipv(searcher, limits, past_soft=past_soft):
+        lines = [PvLine(mv.value, mv.pv, stats.nodes, stats.seldepth + 1) for mv in values]
         if on_depth is not None:
-            on_depth(depth, lines[:count])
+            on_depth(depth, lines[:count], stats)
         top = lines[0].pv
         best = (top[0], top[1] if len(top) > 1 else None)
-        if past_soft is not None and past_soft():
-            break
-        if signal.should_stop(sum(line.nodes for line in lines)):
-            break
     return best

@@ -231,11 +231,9 @@ class UciHandler:
         reply = session.reply
         start = time.perf_counter()
 
-        def report(depth: int, lines: list[PvLine]) -> None:
+        def report(depth: int, lines: list[PvLine], stats: SearchStats) -> None:
             elapsed = time.perf_counter() - start
-            stats = SearchStats(nodes=sum(line.nodes for line in lines))
             for rank, line in enumerate(lines, 1):
-                stats.seldepth = line.seldepth
                 info = SearchInfo(depth, line.value, line.pv, stats, elapsed, self.tt.hashfull())
                 reply.info(info_line(info, [m.uci() for m in line.pv], "uci", multipv=rank))
             top = lines[0].pv

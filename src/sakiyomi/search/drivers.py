@@ -1,31 +1,30 @@
 """Drivers: they decide which depths and windows to ask the one node search for.
 
-Each is a generator of ``SearchInfo`` (one per completed iteration) so that the CLI, engines
-and progress displays can watch without the search printing anything.
+Written once against the ``Engine`` protocol (``search/engine.py``), so they run unchanged on
+the Python ``Searcher`` and on the compiled engine.  Iterative deepening is a generator of
+``SearchInfo`` (one per completed iteration) so that the CLI, engines and progress displays
+can watch without the search printing anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import TypeVar
 
 from sakiyomi.score import INF, is_decisive, plies_to_end
+from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted
 from sakiyomi.search.result import SearchInfo, SearchResult
-from sakiyomi.search.searcher import Searcher
 
 M = TypeVar("M", bound=Hashable)
 
 
-def _info(searcher: Searcher[M], depth: int, value: int) -> SearchInfo[M]:
-    tt = searcher.tt
-    return SearchInfo(
-        depth, value, searcher.pv, searcher.stats.copy(), searcher.stop.elapsed(),
-        tt.hashfull() if tt is not None else 0,
-    )
+def _info(searcher: Engine[M], depth: int, value: int) -> SearchInfo[M]:
+    return SearchInfo(depth, value, searcher.pv, searcher.stats.copy(), searcher.stop.elapsed(),
+                      searcher.hashfull())
 
 
-def aspiration(searcher: Searcher[M], depth: int, guess: int, delta: int) -> int:
+def aspiration(searcher: Engine[M], depth: int, guess: int, delta: int) -> int:
     """Search ``depth`` in a window around ``guess``, widening it (×4) on a fail low/high."""
     if delta <= 0:
         return searcher.search(depth)
@@ -38,11 +37,10 @@ def aspiration(searcher: Searcher[M], depth: int, guess: int, delta: int) -> int
             beta = INF if delta > 1 << 20 else value + delta
         else:
             return value
-        searcher.stats.researches += 1
         delta *= 4
 
 
-def mtdf(searcher: Searcher[M], depth: int, guess: int = 0) -> int:
+def mtdf(searcher: Engine[M], depth: int, guess: int = 0) -> int:
     """MTD(f) (Plaat et al.): converge on the value with null-window searches only (needs a TT)."""
     lower, upper = -INF, INF
     value = guess
@@ -57,18 +55,19 @@ def mtdf(searcher: Searcher[M], depth: int, guess: int = 0) -> int:
 
 
 def iterative_deepening(
-    searcher: Searcher[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
-    start_depth: int = 1,
+    searcher: Engine[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
+    start_depth: int = 1, soft_time: float | None = None,
 ) -> Iterator[SearchInfo[M]]:
     """Depth 1, 2, … until a limit, a proven result or the whole tree has been seen.
 
     Yields after every completed iteration; a search stopped by its signal yields nothing for
-    the unfinished depth (the caller keeps the last completed one).
+    the unfinished depth (the caller keeps the last completed one).  No iteration starts once
+    ``soft_time`` seconds have passed since the stop signal was made (a time plan's soft limit;
+    the signal's deadline is the hard one).
     """
     value = 0
     for depth in range(start_depth, limits.max_depth + 1):
-        if searcher.tt is not None:
-            searcher.tt.new_search()
+        searcher.new_search()
         try:
             if use_mtdf:
                 value = mtdf(searcher, depth, value)
@@ -86,11 +85,13 @@ def iterative_deepening(
             return
         if searcher.stop.should_stop(searcher.stats.nodes):
             return
+        if soft_time is not None and searcher.stop.elapsed() >= soft_time:
+            return
 
 
 def run(
-    searcher: Searcher[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
-    on_info: object = None,
+    searcher: Engine[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
+    on_info: Callable[[SearchInfo[M]], object] | None = None, soft_time: float | None = None,
 ) -> SearchResult[M]:
     """Iterate to the limits and return the last completed iteration as a result.
 
@@ -99,10 +100,11 @@ def run(
     """
     last: SearchInfo[M] | None = None
     for info in iterative_deepening(
-        searcher, limits, aspiration_delta=aspiration_delta, use_mtdf=use_mtdf
+        searcher, limits, aspiration_delta=aspiration_delta, use_mtdf=use_mtdf,
+        soft_time=soft_time,
     ):
         last = info
-        if callable(on_info):
+        if on_info is not None:
             on_info(info)
     if last is None:
         moves = searcher.game.legal_moves()
@@ -112,4 +114,5 @@ def run(
     best = last.pv[0] if last.pv else searcher.root_best_move
     stopped = last.depth < limits.max_depth and searcher.hit_horizon
     return SearchResult(last.value, best, last.pv, last.depth, searcher.stats.copy(),
-                        searcher.stop.elapsed(), complete=not stopped)
+                        searcher.stop.elapsed(), complete=not stopped,
+                        extra={"exact": not searcher.hit_horizon})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sakiyomi.score import MAX_PLY
@@ -29,22 +30,39 @@ class Limits:
 
 
 class StopSignal:
-    """External stop (a thread Event) plus node and time budgets, polled every few nodes."""
+    """External stop (a thread Event) plus node and time budgets.
+
+    The Python ``Searcher`` polls ``should_stop`` every few nodes.  Compiled code cannot read a
+    clock or an Event, so it registers a callback with ``on_stop``: the callback runs once,
+    from whichever thread calls ``stop()`` or from a timer thread at the deadline, and sets a
+    flag the compiled loop polls (``sakiyomi.engines``).  Node budgets are handed to compiled
+    code as numbers.
+    """
 
     def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
         self.event = threading.Event()
         self.node_limit = nodes
         self.start = time.perf_counter()
         self.deadline = self.start + seconds if seconds is not None else None
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
 
     @classmethod
     def from_limits(cls, limits: Limits) -> StopSignal:
-        """A signal enforcing the node and time limits of ``limits``."""
-        return cls(nodes=limits.nodes, seconds=limits.time)
+        """A signal enforcing the node and time limits of ``limits`` (the time through the one
+        time plan, ``TimePlan.fixed``: its hard limit, absurd values clamped).
+        """
+        seconds = TimePlan.fixed(limits.time).hard if limits.time is not None else None
+        return cls(nodes=limits.nodes, seconds=seconds)
 
     def stop(self) -> None:
         """Ask the search to stop as soon as possible (thread-safe)."""
-        self.event.set()
+        with self._lock:
+            self.event.set()
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
 
     def should_stop(self, nodes: int) -> bool:
         """True when any budget is exhausted or stop() was called."""
@@ -53,6 +71,54 @@ class StopSignal:
         if self.node_limit is not None and nodes >= self.node_limit:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def stopped(self) -> bool:
+        """True once stop() was called or the deadline has passed (node budget aside)."""
+        return self.event.is_set() or (
+            self.deadline is not None and time.perf_counter() >= self.deadline)
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (once per registration, from any thread) when the search must stop:
+        at ``stop()`` or at the deadline, or at once if that has already happened.  A timer
+        thread watches the deadline; it is started by the first registration.
+        """
+        with self._lock:
+            self._callbacks.append(callback)
+            fired = self.event.is_set()
+            if not fired and self.deadline is not None and self._timer is None:
+                self._arm_timer()
+        if fired or (self.deadline is not None and time.perf_counter() >= self.deadline):
+            callback()
+
+    def _arm_timer(self) -> None:
+        """(Re)start the deadline timer; called with the lock held."""
+        if self._timer is not None:
+            self._timer.cancel()
+        assert self.deadline is not None
+        # A timer cannot wait longer than threading.TIMEOUT_MAX; absurd deadlines never fire.
+        wait = min(max(0.0, self.deadline - time.perf_counter()), threading.TIMEOUT_MAX / 2)
+        self._timer = threading.Timer(wait, self._deadline_reached)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _deadline_reached(self) -> None:
+        with self._lock:
+            self._timer = None
+            deadline = self.deadline
+            if deadline is not None and time.perf_counter() < deadline:
+                self._arm_timer()  # the deadline was moved later (ponderhit)
+                return
+            callbacks = list(self._callbacks) if deadline is not None else []
+        for callback in callbacks:
+            callback()
+
+    def set_deadline(self, seconds_from_now: float | None) -> None:
+        """Move the deadline (e.g. the clock starts at ``ponderhit``); None removes it."""
+        with self._lock:
+            self.deadline = (time.perf_counter() + seconds_from_now
+                             if seconds_from_now is not None else None)
+            if self._callbacks and self.deadline is not None:
+                self._arm_timer()
 
     def elapsed(self) -> float:
         """Seconds since the signal was made."""

@@ -7,14 +7,15 @@ single question with the window (-1, 1): win, draw or loss (the seeds' 必勝読
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
-from sakiyomi.game import Game, ScoreBounds
-from sakiyomi.score import MAX_PLY, WIN, sign
-from sakiyomi.search.limits import StopSignal
-from sakiyomi.search.result import SearchResult
+from sakiyomi.game import ClosedForm, Game, ScoreBounds, capable
+from sakiyomi.score import MAX_PLY, WIN, from_tt, sign
+from sakiyomi.search.engine import Engine
+from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
+from sakiyomi.search.result import SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 
 M = TypeVar("M", bound=Hashable)
@@ -23,12 +24,21 @@ FULL_DEPTH = MAX_PLY - 1
 
 
 def _bounds(game: object) -> tuple[int, int]:
-    if isinstance(game, ScoreBounds):
-        return game.score_bounds()
+    if capable(game, ScoreBounds):
+        return cast(ScoreBounds, game).score_bounds()
     return -WIN, WIN
 
 
-def exact_value(searcher: Searcher[M]) -> int:
+@dataclass(slots=True)
+class Interval:
+    """What a bisection knows so far: lo <= value <= hi, and a root move that reaches lo."""
+
+    lo: int
+    hi: int
+    move: object = None
+
+
+def exact_value(searcher: Engine[M], known: Interval | None = None) -> int:
     """The exact game-theoretic value of the searcher's root, by null-window bisection.
 
     Each probe asks "is the value above ``mid``?" with the window (mid, mid+1); a fail-soft
@@ -36,19 +46,27 @@ def exact_value(searcher: Searcher[M]) -> int:
     to a draw), then bisection of what remains; or Pons's order (``bisection="pons"``).
     """
     lo, hi = _bounds(searcher.game)
-    return bisect(searcher, lo, hi)
+    return bisect(searcher, lo, hi, known)
 
 
-def bisect(searcher: Searcher[M], lo: int, hi: int) -> int:
-    """The root value clamped to [lo, hi], by null-window probes (see ``exact_value``)."""
+def bisect(searcher: Engine[M], lo: int, hi: int, known: Interval | None = None) -> int:
+    """The root value clamped to [lo, hi], by null-window probes (see ``exact_value``).
+
+    ``known`` (optional) is kept up to date after every probe, so a caller whose search is
+    stopped (SearchAborted) still has the interval proved so far.
+    """
+    known = known if known is not None else Interval(lo, hi)
+    known.lo, known.hi = lo, hi
     pons = searcher.config.bisection == "pons"
     mid = next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
     while lo < hi:
         r = searcher.search(FULL_DEPTH, mid, mid + 1)
         if r > mid:
             lo = min(r, hi)
+            known.move = searcher.root_best_move
         else:
             hi = max(r, lo)
+        known.lo, known.hi = lo, hi
         mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
     return lo
 
@@ -72,31 +90,73 @@ def next_probe(lo: int, hi: int) -> int:
 
 def solve(
     game: Game[M], config: SearchConfig = SearchConfig(), *, weak: bool = False,
-    stop: StopSignal | None = None, searcher: Searcher[M] | None = None,
+    stop: StopSignal | None = None, searcher: Engine[M] | None = None, with_pv: bool = True,
 ) -> SearchResult[M]:
     """Solve ``game`` exactly (or win/draw/loss with ``weak``); value from the side to move.
 
-    The returned value is the internal score (see ``sakiyomi.score``); for weak solves it is
-    -1, 0 or +1.  ``result.extra['result']`` is 'win', 'draw' or 'loss'.
+    ``searcher``: the engine to run on (``sakiyomi.engines.engine_for``; by default a Python
+    ``Searcher`` over a copy of ``game``).  The returned value is the internal score (see
+    ``sakiyomi.score``); for weak solves it is -1, 0 or +1.  ``result.extra['result']`` is
+    'win', 'draw' or 'loss'.  ``with_pv=False`` skips the open-window search that fills the
+    principal variation of an exact solve (node counts then cover the value alone, as Pons
+    counts them).
+
+    When the stop signal ends it first, the result has ``complete=False``, ``extra['result']``
+    'unknown', the interval proved so far in ``extra['lower']``/``extra['upper']`` (the value
+    field holds the lower bound) and, when a probe proved the lower bound, the move that did.
+    A game with a ``ClosedForm`` answers without search when its formula applies (0 nodes).
     """
+    formula: SearchResult[M] | None = _closed_form(
+        searcher.game if searcher is not None else game, weak)
+    if formula is not None:  # the game's formula (ClosedForm): no search at all
+        return formula
     if searcher is None:
         searcher = Searcher(game.copy(), config, stop=stop)
-    if weak and searcher.config.bisection == "pons":
-        value = bisect(searcher, -1, 1)  # Pons's weak solver: null windows inside [-1, 1]
-        best = searcher.root_best_move
-        pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
-    elif weak:
-        value = sign(searcher.search(FULL_DEPTH, -1, 1))
-        best = searcher.root_best_move
-        pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
-    else:
-        value = exact_value(searcher)
-        searcher.search(FULL_DEPTH, value - 1, value + 1)  # an open window around v: its PV
-        pv = searcher.pv
-        best = pv[0] if pv else searcher.root_best_move
+    known = Interval(*((-1, 1) if weak else _bounds(searcher.game)))
+    try:
+        if weak and searcher.config.bisection == "pons":
+            value = bisect(searcher, -1, 1, known)  # Pons's weak solver: null windows in [-1, 1]
+            best = searcher.root_best_move
+            pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
+        elif weak:
+            value = sign(searcher.search(FULL_DEPTH, -1, 1))
+            best = searcher.root_best_move
+            pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
+        else:
+            value = bisect(searcher, known.lo, known.hi, known)  # exact_value, bounds known
+            pv = ()
+            best = None
+            if with_pv:
+                searcher.search(FULL_DEPTH, value - 1, value + 1)  # an open window: the PV
+                pv = searcher.pv
+                best = pv[0] if pv else searcher.root_best_move
+    except SearchAborted:
+        if known.lo == known.hi and not weak:  # stopped in the PV search: the value stands
+            return SearchResult(known.lo, cast(M | None, known.move), (), FULL_DEPTH,
+                                searcher.stats.copy(), searcher.stop.elapsed(),
+                                extra={"result": ("loss", "draw", "win")[sign(known.lo) + 1]})
+        move = cast(M | None, known.move)
+        return SearchResult(known.lo, move, (move,) if move is not None else (), FULL_DEPTH,
+                            searcher.stats.copy(), searcher.stop.elapsed(), complete=False,
+                            extra={"result": "unknown", "lower": known.lo,
+                                   "upper": known.hi})
     word = ("loss", "draw", "win")[sign(value) + 1]
     return SearchResult(value, best, pv, FULL_DEPTH, searcher.stats.copy(),
                         searcher.stop.elapsed(), extra={"result": word})
+
+
+def _closed_form(game: Game[M], weak: bool) -> SearchResult[M] | None:
+    """The result by the game's formula (``ClosedForm``), or None when it leaves the search."""
+    if not capable(game, ClosedForm):
+        return None
+    known = cast(ClosedForm[M], game).closed_form()
+    if known is None:
+        return None
+    value, best = known
+    word = ("loss", "draw", "win")[sign(value) + 1]
+    return SearchResult(sign(value) if weak else value, best, (best,) if best is not None else (),
+                        FULL_DEPTH, SearchStats(), 0.0,
+                        extra={"result": word, "closed_form": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +168,71 @@ class MoveValue(Generic[M]):
     pv: tuple[M, ...]
 
 
+def move_values(searcher: Engine[M], depth: int | None = None) -> list[MoveValue[M]]:
+    """The value of every legal move of the engine's root, best first: each child searched to
+    ``depth - 1`` plies with an open window, or solved exactly when ``depth`` is None.  Win
+    distances count from the root.  Raises SearchAborted if the engine is stopped.
+    """
+    return _move_values(searcher, depth)[0]
+
+
+def _move_values(searcher: Engine[M], depth: int | None) -> tuple[list[MoveValue[M]], bool]:
+    """``move_values`` and whether any child's search met its depth limit."""
+    position = searcher.game
+    values: list[MoveValue[M]] = []
+    horizon = False
+    for move in list(position.legal_moves()):
+        position.play(move)
+        try:
+            formula: SearchResult[M] | None = (
+                _closed_form(position, False) if depth is None else None)
+            if formula is not None:  # the game's formula (ClosedForm), as in solve()
+                child, pv = formula.value, formula.pv
+            elif depth is None:
+                child = exact_value(searcher)
+                searcher.search(FULL_DEPTH, child - 1, child + 1)
+                pv = searcher.pv
+            else:
+                child = searcher.search(max(0, depth - 1))
+                pv = searcher.pv
+            horizon = horizon or searcher.hit_horizon
+        finally:
+            position.undo()
+        values.append(MoveValue(move, from_tt(-child, 1), (move, *pv)))
+    values.sort(key=lambda mv: -mv.value)
+    return values, horizon
+
+
 def analyze(
     game: Game[M], depth: int | None = None, config: SearchConfig = SearchConfig(),
-    *, stop: StopSignal | None = None,
+    *, stop: StopSignal | None = None, searcher: Engine[M] | None = None,
 ) -> tuple[list[MoveValue[M]], int]:
     """The value of every legal move (searched to ``depth``, or solved exactly when None),
     best first, and the total node count.  One table is shared by all the moves.
+    ``searcher``: the engine to run on (default: a Python ``Searcher`` over a copy of ``game``).
     """
-    position = game.copy()
-    searcher: Searcher[M] = Searcher(position, config, stop=stop)
-    values: list[MoveValue[M]] = []
-    for move in list(position.legal_moves()):
-        position.play(move)
-        if depth is None:
-            value = -exact_value(searcher)
-            searcher.search(FULL_DEPTH, -value - 1, -value + 1)
-        else:
-            value = -searcher.search(max(0, depth - 1))
-        values.append(MoveValue(move, value, (move, *searcher.pv)))
-        position.undo()
-    values.sort(key=lambda mv: -mv.value)
+    if searcher is None:
+        searcher = Searcher(game.copy(), config, stop=stop)
+    values = move_values(searcher, depth)
     return values, searcher.stats.nodes
+
+
+def multipv(
+    searcher: Engine[M], limits: Limits, *, past_soft: Callable[[], bool] | None = None,
+) -> Iterator[tuple[int, list[MoveValue[M]], SearchStats]]:
+    """MultiPV by iterative deepening: after each completed depth, every root move's value and
+    line (best first) and the counters so far.  Ends at the limits, once ``past_soft()`` is
+    true (a time plan's soft limit), when the whole tree has been seen or when the engine is
+    stopped (the unfinished depth is dropped).
+    """
+    for depth in range(1, limits.max_depth + 1):
+        searcher.new_search()
+        try:
+            values, horizon = _move_values(searcher, depth)
+        except SearchAborted:
+            return
+        yield depth, values, searcher.stats.copy()
+        if not horizon or searcher.stop.should_stop(searcher.stats.nodes):
+            return
+        if past_soft is not None and past_soft():
+            return

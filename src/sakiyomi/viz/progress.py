@@ -1,10 +1,11 @@
 """Live progress on a terminal (rich), as an observer: the search never prints.
 
 ``Watch`` gets its information two ways the search already offers: the ``SearchInfo`` that
-drivers yield per completed iteration (``on_info``), and the node count the searcher passes
-to its stop signal every few thousand nodes (``signal()`` returns a ``StopSignal`` that also
-notes it).  Nothing is shown unless standard output is a terminal and JSON output was not
-asked for; the status line is transient and results print above it.
+drivers yield per completed iteration (``on_info``), and the engine's live counters
+(``follow(engine)``: the status line reads ``engine.stats`` from rich's refresh thread; the
+compiled engine releases the GIL while it searches, so this works for it too).  Nothing is
+shown unless standard output is a terminal and JSON output was not asked for; the status
+line is transient and results print above it.
 """
 
 from __future__ import annotations
@@ -28,20 +29,6 @@ def interactive(as_json: bool) -> bool:
     return not as_json and sys.stdout.isatty()
 
 
-class _NoteNodes(StopSignal):
-    """A stop signal that also hands the searcher's node count to a callback."""
-
-    def __init__(self, note: Callable[[int], None], nodes: int | None = None,
-                 seconds: float | None = None) -> None:
-        super().__init__(nodes, seconds)
-        self._note = note
-
-    def should_stop(self, nodes: int) -> bool:
-        """Note the count, then apply the real limits."""
-        self._note(nodes)
-        return super().should_stop(nodes)
-
-
 class Watch(AbstractContextManager["Watch"]):
     """A status line (nodes, nodes/s, elapsed) plus one printed line per completed iteration.
 
@@ -54,6 +41,7 @@ class Watch(AbstractContextManager["Watch"]):
         self.label = label
         self.move_text = move_text
         self.nodes = 0
+        self._engine: Any = None
         self.start = time.perf_counter()
         self._live: Any = None
         self._console: Any = None
@@ -77,17 +65,13 @@ class Watch(AbstractContextManager["Watch"]):
 
     # ---- observers --------------------------------------------------------------------
 
-    def note_nodes(self, nodes: int) -> None:
-        """The searcher's running node count (called from its stop-signal poll)."""
-        self.nodes = nodes
+    def follow(self, engine: Any) -> None:
+        """Show the live node count of ``engine`` (anything with ``stats.nodes``)."""
+        self._engine = engine
 
     def signal(self, limits: Limits | None = None) -> StopSignal:
-        """A stop signal enforcing ``limits`` that also reports the node count here."""
-        if not self.enabled:
-            return StopSignal.from_limits(limits) if limits is not None else StopSignal()
-        if limits is None:
-            return _NoteNodes(self.note_nodes)
-        return _NoteNodes(self.note_nodes, limits.nodes, limits.time)
+        """A stop signal enforcing ``limits`` (Ctrl-C ends the command, not just the search)."""
+        return StopSignal.from_limits(limits) if limits is not None else StopSignal()
 
     def on_info(self, info: SearchInfo[Any]) -> None:
         """Print one line for a completed iteration."""
@@ -106,6 +90,8 @@ class Watch(AbstractContextManager["Watch"]):
         from rich.text import Text
 
         elapsed = time.perf_counter() - self.start
+        if self._engine is not None:
+            self.nodes = self._engine.stats.nodes
         nps = self.nodes / elapsed if elapsed > 0 else 0.0
         return Text(f"⠿ {self.label}: {self.nodes:,} nodes  {nps:,.0f} nodes/s  "
                     f"{elapsed:.1f}s", style="dim")

@@ -15,10 +15,12 @@ from typing import Any, Self
 
 import numpy as np
 
-from sakiyomi.compiled import othello_kernels as k
-from sakiyomi.compiled.othello_endgame import move_hint
-from sakiyomi.compiled.othello_eval import evaluate as _evaluate
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.othello import kernels as _kernels
+from sakiyomi.games.othello import rules as k
+from sakiyomi.games.othello.endgame import move_hint
+from sakiyomi.games.othello.evaluation import evaluate as _evaluate
+from sakiyomi.inputs import shown
 
 PASS = k.PASS
 FILES = "abcdefgh"
@@ -26,8 +28,9 @@ BLACK_CHARS = "Xx*"
 WHITE_CHARS = "Oo0"
 EMPTY_CHARS = "-."
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
-KERNEL_MODULE = "sakiyomi.compiled.othello"
-# Build switches of the compiled kernels (see sakiyomi.compiled.othello): empties at which the
+LIMITS = "an 8x8 board: 64 squares of X, O or -, a space and the side to move X or O (or start)"
+KERNEL_MODULE = "sakiyomi.games.othello.kernels"
+# Build switches of the compiled kernels (see sakiyomi.games.othello.kernels): empties at which the
 # TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
 # fastest-first on.
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1))
@@ -139,7 +142,7 @@ class Othello:
         return -64, 64
 
     def evaluate(self) -> int:
-        """Heuristic disc difference for the side to move (``compiled.othello_eval``)."""
+        """Heuristic disc difference for the side to move (``evaluation``)."""
         p, o = self._po()
         return int(_evaluate(p, o))
 
@@ -154,18 +157,39 @@ class Othello:
         """
         return {"tt_capacity": 1 << 22, "killers": False, "history": False}
 
+    def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+        """SubtreeHooks: the kernels' last-empties solver (``kernels.k_leaf_solve``)."""
+        p, o = self._po()
+        ctx = np.zeros(2, dtype=np.int64)  # nodes and leaves below, as the template's mem[0:2]
+        solved, value = _kernels.k_leaf_solve(_kernels.make_state(int(p), int(o)), depth,
+                                              alpha, beta, ctx)
+        if not solved:
+            return False, 0, 0, 0
+        return True, int(value), int(ctx[0]), int(ctx[1])
+
+    def proven_bound(self, alpha: int, beta: int) -> tuple[bool, int]:
+        """SubtreeHooks: the kernels' stability cut-off (``kernels.k_cutoff``)."""
+        p, o = self._po()
+        cut, value = _kernels.k_cutoff(_kernels.make_state(int(p), int(o)), alpha, beta)
+        return bool(cut), int(value)
+
     def kernel_spec(self) -> tuple[str, dict[str, int]]:
         """The compiled template's kernel module for Othello, with its default switches."""
         return KERNEL_MODULE, dict(KERNEL_PARAMS)
 
     def kernel_state(self) -> tuple[int, ...]:
-        """The side to move's discs and the opponent's (``compiled.othello.make_state``)."""
+        """The side to move's discs and the opponent's (``kernels.make_state``)."""
         p, o = self._po()
         return int(p), int(o)
 
     def key(self) -> int:
-        """Perfect key: both bitboards and the side to move."""
-        return int(self._discs[0]) | int(self._discs[1]) << 64 | int(self._side) << 128
+        """The compiled engine's 64-bit hash of the position from the side to move
+        (``othello_kernels.position_key``), so that both engines fill their tables alike and
+        count the same nodes.  Not a perfect key (a position takes 128 bits); the mixing is
+        strong enough that FFO #1-#49 solve exactly (see DESIGN.md §10).
+        """
+        p, o = self._po()
+        return int(k.position_key(p, o))
 
     def copy(self) -> Self:
         clone = object.__new__(type(self))
@@ -238,8 +262,8 @@ class Othello:
 def parse_board(text: str) -> tuple[int, int]:
     """Black and white bitboards of a 64-character OBF board; PositionError on bad text."""
     if len(text) != 64:
-        raise PositionError(f"an Othello board needs 64 squares a1..h8, got {len(text)} "
-                            f"characters in {text!r}")
+        raise PositionError(f"an Othello board needs 64 squares a1..h8, got {len(text):,} "
+                            f"characters in {shown(text)}")
     black = white = 0
     for i, ch in enumerate(text):
         if ch in BLACK_CHARS:
@@ -255,18 +279,18 @@ def parse_board(text: str) -> tuple[int, int]:
 def from_position(name: str, text: str) -> Othello:
     """Parse ``start`` or ``BOARD SIDE`` (OBF; anything after the side is ignored)."""
     t = text.strip()
-    if t.lower() in ("start", ""):
+    if t.lower() == "start":
         return Othello()
     parts = t.split(";")[0].split()
     if len(parts) != 2:
-        raise PositionError(f"Othello position {text!r} must be 64 board characters, a space "
-                            "and the side to move (X or O), or 'start'")
+        raise PositionError(f"Othello position {shown(text)} must be 64 board characters, a "
+                            "space and the side to move (X or O), or 'start'")
     board, side = parts
     black, white = parse_board(board)
-    if side in BLACK_CHARS:
+    if len(side) == 1 and side in BLACK_CHARS:
         player = Player.FIRST
-    elif side in WHITE_CHARS:
+    elif len(side) == 1 and side in WHITE_CHARS:
         player = Player.SECOND
     else:
-        raise PositionError(f"side to move {side!r} must be X (black) or O (white)")
+        raise PositionError(f"side to move {shown(side)} must be X (black) or O (white)")
     return Othello(black, white, player)

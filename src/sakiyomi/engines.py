@@ -1,0 +1,381 @@
+"""Engine choice in one place: ``engine_for(game, config, engine=...)`` (DESIGN.md §1.8, §5).
+
+Every caller (CLI, agents, protocols, web, parallel solving) gets its node search here and runs
+the shared drivers on it (``sakiyomi.search.drivers``, ``sakiyomi.search.solve``).  Two engines
+implement the ``Engine`` protocol with the same algorithm and settings, so they report the same
+values and node counts (tests prove it):
+
+* ``"python"`` — the ``Searcher``, for every game;
+* ``"compiled"`` — ``CompiledEngine``, a thin adapter over the numba template of
+  ``sakiyomi.compiled.template`` for games declaring ``KernelGame`` (Connect Four, Othello).
+  It converts the game's position to a kernel state at each root call, hands node budgets to
+  the compiled loop and turns ``StopSignal`` stops and deadlines into a flag that the loop
+  polls every few thousand nodes (it releases the GIL, so another thread can set it and read
+  the live counters).
+
+``"auto"`` picks the compiled engine when the game has kernels and numba imports (said once
+on stderr when it does not), else the Python one.  ``solver_config(game)`` gives the settings a
+game is solved and searched with, the same for both engines.
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+import weakref
+from collections.abc import Callable, Hashable
+from dataclasses import replace
+from typing import Any, Literal, TypeVar, cast
+
+from sakiyomi.compiled.template import CompiledSearch, build, numba_available
+from sakiyomi.game import (
+    Game,
+    GameError,
+    KernelGame,
+    SearchShortcuts,
+    SolverSettings,
+    capable,
+)
+from sakiyomi.score import INF
+from sakiyomi.search import algorithms
+from sakiyomi.search.engine import Engine
+from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
+from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import MoveValue, analyze, solve
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.tt import TranspositionTable
+
+M = TypeVar("M", bound=Hashable)
+
+EngineName = Literal["auto", "compiled", "python"]
+ENGINES: tuple[EngineName, ...] = ("auto", "compiled", "python")
+# Solver settings for games with shortcuts (Pons's Connect Four solver: his probe order, a
+# 2**23-slot table); both engines get the same, so both count the same nodes.
+SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 23, killers=False, history=False,
+                             bisection="pons")
+
+
+def solver_config(game: Game[Any]) -> SearchConfig:
+    """The settings ``game`` is solved and searched with (either engine)."""
+    if capable(game, SolverSettings):
+        settings = cast(SolverSettings, game).solver_settings()
+        return SearchConfig(**settings)  # type: ignore[arg-type]
+    return SOLVER_CONFIG if capable(game, SearchShortcuts) else SearchConfig()
+
+
+def compiled_available(game: Game[Any]) -> bool:
+    """True when ``game`` can run on the compiled engine here (kernels and numba)."""
+    return capable(game, KernelGame) and numba_available()
+
+
+def solvable(game: Game[Any]) -> bool:
+    """True when trying to solve every move exactly within a move's budget is worth it (the
+    compiled solver of a kernel game: Connect Four, Othello endgames).
+    """
+    return compiled_available(game)
+
+
+def engine_for(
+    game: Game[M], config: SearchConfig | None = None, *, engine: str = "auto",
+    stop: StopSignal | None = None, tracer: Tracer = NULL_TRACER,
+) -> Engine[M]:
+    """A node search over ``game`` itself (it is searched in place and restored after every
+    call; pass a copy to keep using the original meanwhile).
+
+    ``config`` defaults to ``solver_config(game)``; ``engine`` is "auto", "compiled" or
+    "python"; a ``tracer`` (pictures) needs the Python engine, which "auto" then picks.
+    """
+    if engine not in ENGINES:
+        raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    config = config if config is not None else solver_config(game)
+    use_compiled = engine == "compiled" or (engine == "auto" and not tracer.enabled)
+    if use_compiled and capable(game, KernelGame):
+        if tracer.enabled:
+            raise GameError("the compiled engine cannot be traced: use engine='python'")
+        if numba_available():
+            compiled: Engine[M] = CompiledEngine(game, config, stop=stop)
+            return compiled
+    elif engine == "compiled":
+        raise GameError("this game has no compiled kernels: use --engine python or auto")
+    return Searcher(game, config, stop=stop, tracer=tracer)
+
+
+# ---- the compiled engine ------------------------------------------------------------------
+
+_pool_lock = threading.Lock()
+_pool: dict[tuple[object, ...], list[CompiledSearch]] = {}
+_modules: dict[tuple[str, tuple[tuple[str, int], ...]], types.ModuleType] = {}
+
+
+def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledSearch:
+    """A workspace for this kernel module, parameters and settings: a free one from the pool
+    (tables are large; allocating one per search would cost more than many searches), else a
+    new one.  It is the caller's alone until given back with ``_give_back``.
+    """
+    module_name, params = game.kernel_spec()
+    mkey = (module_name, tuple(sorted(params.items())))
+    key = (*mkey, config, shortcuts)
+    with _pool_lock:
+        free = _pool.setdefault(key, [])
+        if free:
+            return free.pop()
+        module = _modules.get(mkey)
+    if module is None:
+        module = build(module_name, params)
+        _warm_up(module, game)
+        with _pool_lock:
+            _modules[mkey] = module
+    return CompiledSearch(module, config, shortcuts=shortcuts)
+
+
+def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
+    """Load the compiled search (numba's disk cache, or a first compilation) now, with a
+    depth-0 search in a one-slot workspace, so that no search's clock pays for it.
+    """
+    mem, tt = module.make_workspace(1)
+    module.t_root(module.make_state(*game.kernel_state()), 0, -INF, INF, 0, mem, tt)
+
+
+def _give_back(key: tuple[object, ...], search: CompiledSearch) -> None:
+    with _pool_lock:
+        _pool.setdefault(key, []).append(search)
+
+
+def _stats(counters: list[int]) -> SearchStats:
+    n, leaves, probes, hits, ttcuts, cuts, first, research, seldepth = counters
+    return SearchStats(n, leaves, probes, hits, ttcuts, cuts, first, research, 0, seldepth)
+
+
+class CompiledEngine:
+    """The ``Engine`` protocol over the compiled template (see the module doc).
+
+    The workspace starts empty (a fresh table, zero counters, as a new ``Searcher``) and goes
+    back to a pool when the engine is garbage-collected.  ``game`` and ``stop`` may be replaced
+    between searches (an agent keeps its engine, and so its table, from move to move).
+    """
+
+    def __init__(self, game: Game[Any], config: SearchConfig, *,
+                 stop: StopSignal | None = None, fresh: bool = True,
+                 workspace: CompiledSearch | None = None) -> None:
+        if not capable(game, KernelGame):
+            raise TypeError("the compiled engine needs a KernelGame")
+        self.game = game
+        self.config = config
+        if workspace is not None:  # a caller's own (tests, benchmarks: special builds)
+            self._search = workspace
+        else:
+            shortcuts = capable(game, SearchShortcuts)
+            self._search = _lease(cast(KernelGame, game), config, shortcuts)
+            module_name, params = cast(KernelGame, game).kernel_spec()
+            key = (module_name, tuple(sorted(params.items())), config, shortcuts)
+            weakref.finalize(self, _give_back, key, self._search)
+        if fresh:
+            self._search.reset()
+        self._make_state = self._search.module.make_state
+        self._root = self._search.entry_point()
+        self._mem, self._tt = self._search.mem, self._search.tt
+        self._aborted = int(self._search.module.C_ABORTED)
+        self._stop = StopSignal()
+        self.stop = stop if stop is not None else StopSignal()
+
+    # ---- position -------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game[Any]:
+        """The position searched (a KernelGame; may be replaced between searches)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game[Any]) -> None:
+        self._game = game
+        self._kernel_state = cast(KernelGame, game).kernel_state
+        self._raw: tuple[int, ...] | None = None
+        self._state: tuple[Any, ...] = ()
+
+    # ---- stop signal ----------------------------------------------------------------------
+
+    @property
+    def stop(self) -> StopSignal:
+        """The signal that ends searches (time, nodes, external request)."""
+        return self._stop
+
+    @stop.setter
+    def stop(self, signal: StopSignal) -> None:
+        self._stop = signal
+        search = self._search
+        search.clear_stop()
+        search.set_node_limit(signal.node_limit)
+        ref = weakref.ref(self)
+
+        def fire() -> None:
+            engine = ref()
+            if engine is not None and engine._stop is signal:
+                search.request_stop()
+
+        signal.on_stop(fire)
+
+    # ---- Engine protocol ------------------------------------------------------------------
+
+    def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
+        """Fail-soft root search (Engine protocol); raises SearchAborted when stopped.
+
+        This is the one Python↔numba crossing per probe, so it is kept lean: the kernel
+        state is rebuilt only when the game's state tuple changed, and the compiled entry
+        point is called without numba's type dispatch.
+        """
+        raw = self._kernel_state()
+        if raw is not self._raw:  # the same tuple object: the position has not moved
+            self._raw = raw
+            self._state = self._make_state(*raw)
+        mem = self._mem
+        root = self._root
+        if root is None:  # the first call compiles (or loads) through numba's dispatcher
+            value = self._search.search(self._state, depth, alpha, beta)
+            self._root = self._search.entry_point()
+        else:
+            value = root(self._state, depth, alpha, beta, 0, mem, self._tt)
+        if mem[self._aborted]:
+            raise SearchAborted
+        return value
+
+    @property
+    def stats(self) -> SearchStats:
+        """Live counters (a snapshot; safe to read from another thread during a search)."""
+        return _stats(self._search.counters())
+
+    @property
+    def pv(self) -> tuple[Any, ...]:
+        """Principal variation of the last completed root search (kernel moves)."""
+        return self._search.pv()
+
+    @property
+    def root_best_move(self) -> Any:
+        """Best root move of the last root search."""
+        return self._search.root_best()
+
+    @property
+    def hit_horizon(self) -> bool:
+        """True when the last search met its depth limit somewhere."""
+        return self._search.hit_horizon
+
+    def new_search(self) -> None:
+        """A new table generation."""
+        self._search.new_search()
+
+    def hashfull(self) -> int:
+        """Table fill in permille."""
+        return self._search.hashfull()
+
+    def touch(self) -> None:
+        """Write the whole table once (benchmarks: keep page faults out of timings)."""
+        self._search.touch()
+
+    def reset(self) -> None:
+        """Forget the table, killers, history and counters, like a fresh engine."""
+        self._search.reset()
+        self._search.set_node_limit(self._stop.node_limit)
+        if self._stop.stopped():
+            self._search.request_stop()
+
+
+class EngineSession:
+    """Engines for the successive positions of one game that share one table (an agent's or a
+    GUI's game): the compiled engine is kept and pointed at each new position; the Python
+    engine is a new ``Searcher`` over one kept ``TranspositionTable``.
+    """
+
+    def __init__(self, config: SearchConfig | None = None, engine: str = "auto") -> None:
+        if engine not in ENGINES:
+            raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+        self.config = config
+        self.kind = engine
+        self._compiled: CompiledEngine | None = None
+        self._tt: TranspositionTable[Any] | None = None
+        self._tt_slots = 0
+
+    def engine(self, game: Game[M], stop: StopSignal | None = None) -> Engine[M]:
+        """An engine over ``game`` (searched in place) with this session's table."""
+        config = self.config if self.config is not None else solver_config(game)
+        if self.kind != "python" and compiled_available(game):
+            if self._compiled is None or self._compiled.config != config:
+                self._compiled = CompiledEngine(game, config, stop=stop)
+            else:
+                self._compiled.game = game
+                self._compiled.stop = stop if stop is not None else StopSignal()
+            compiled: Engine[M] = self._compiled
+            return compiled
+        if self.kind == "compiled" and not capable(game, KernelGame):
+            raise GameError("this game has no compiled kernels: use --engine python or auto")
+        if config.tt and (self._tt is None or self._tt_slots != config.tt_capacity):
+            self._tt = TranspositionTable(config.tt_capacity)
+            self._tt_slots = config.tt_capacity
+        return Searcher(game, config, stop=stop, tt=self._tt)
+
+
+# ---- whole operations (the CLI, web app and scripts call these) ---------------------------
+
+Observer = Callable[[Engine[Any]], object]
+
+
+def _configured(game: Game[Any], tt: bool) -> SearchConfig:
+    config = solver_config(game)
+    return config if tt else replace(config, tt=False)
+
+
+def search_position(
+    game: Game[M], limits: Limits, *, algorithm: str = "pvs", engine: str = "auto",
+    tt: bool = True, stop: StopSignal | None = None,
+    on_info: Callable[[SearchInfo[M]], object] | None = None, observe: Observer | None = None,
+) -> SearchResult[M]:
+    """The driver of a registry ``algorithm`` that runs on an engine ("pvs", "mtdf", …) on a
+    copy of ``game`` within ``limits``; the same settings on either engine.  ``observe`` sees
+    the engine once it is made (live progress reads its counters).  Without ``stop``, the
+    clock of ``limits`` starts once the engine is ready (after any compilation).
+    """
+    driver = algorithms.get(algorithm).driver
+    if driver is None:
+        raise GameError(f"algorithm {algorithm!r} is not run on an engine: use its textbook run")
+    searcher = engine_for(game.copy(), _configured(game, tt), engine=engine)
+    searcher.stop = stop if stop is not None else StopSignal.from_limits(limits)
+    if observe is not None:
+        observe(searcher)
+    result = driver(searcher, limits, cast(Any, on_info))
+    return _tagged(result, searcher)
+
+
+def solve_position(
+    game: Game[M], *, weak: bool = False, engine: str = "auto", with_pv: bool = True,
+    config: SearchConfig | None = None, limits: Limits | None = None,
+    stop: StopSignal | None = None, observe: Observer | None = None,
+) -> SearchResult[M]:
+    """``search.solve.solve`` of a copy of ``game`` on the chosen engine, with ``config``
+    (default ``solver_config``).  ``stop``, or the node and time ``limits`` (counted from when
+    the engine is ready), may end it first: then the result is incomplete (see ``solve``).
+    """
+    searcher = engine_for(game.copy(), config, engine=engine)
+    searcher.stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if observe is not None:
+        observe(searcher)
+    return _tagged(solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv),
+                   searcher)
+
+
+def analyze_position(
+    game: Game[M], depth: int | None = None, *, engine: str = "auto",
+    config: SearchConfig | None = None, stop: StopSignal | None = None,
+    observe: Observer | None = None,
+) -> tuple[list[MoveValue[M]], int]:
+    """The value of every legal move of ``game`` (to ``depth``, or exact when None), best
+    first, and the node count, on the chosen engine.
+    """
+    searcher = engine_for(game.copy(), config, engine=engine, stop=stop)
+    if observe is not None:
+        observe(searcher)
+    return analyze(searcher.game, depth, searcher=searcher)
+
+
+def _tagged(result: SearchResult[M], searcher: Engine[M]) -> SearchResult[M]:
+    """The result with the engine that produced it named in ``extra['engine']``."""
+    kind = "compiled" if isinstance(searcher, CompiledEngine) else "python"
+    return replace(result, extra={**result.extra, "engine": kind})

@@ -1,0 +1,226 @@
+"""The one engine interface: every driver on both engines, live stop, progress, engine choice.
+
+DESIGN.md §1.8: the compiled template and the Python Searcher are the same algorithm, so every
+driver written once against the Engine protocol must give equal values, principal variations
+and node counts on both (Connect Four and Othello positions, several settings).
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import random
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from sakiyomi.engines import (
+    SOLVER_CONFIG,
+    CompiledEngine,
+    EngineSession,
+    engine_for,
+    search_position,
+    solve_position,
+    solver_config,
+)
+from sakiyomi.game import Game, GameError
+from sakiyomi.games import load
+from sakiyomi.games.connect4 import Connect4
+from sakiyomi.games.othello import Othello
+from sakiyomi.search.drivers import run
+from sakiyomi.search.engine import Engine
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.solve import analyze, multipv, solve
+from tests.test_othello_solver import random_position
+
+BEGIN_HARD = "5455221"  # not solved in a fraction of a second by either engine
+
+C4_CONFIGS = [
+    SOLVER_CONFIG,
+    SearchConfig(),  # killers and history on, zero-first bisection, 2**18 slots
+    SearchConfig(tt_capacity=1 << 8, pvs=False, ordering=False),  # replacement, plain αβ
+]
+OTHELLO_CONFIGS = [  # the game's subtree hooks (last-empties solver, stability) on and off
+    SearchConfig(killers=False, history=False, tt_capacity=1 << 16),
+    SearchConfig(tt_capacity=1 << 10, cutoff=False),
+    SearchConfig(tt=False, leaf_solver=False, cutoff=False),
+]
+
+
+def counters(engine: Engine[Any]) -> tuple[int, ...]:
+    s = engine.stats
+    return (s.nodes, s.leaves, s.tt_probes, s.tt_hits, s.tt_cutoffs, s.cutoffs,
+            s.first_move_cutoffs, s.researches, s.seldepth)
+
+
+def othello_position(seed: int, empties: int) -> Othello:
+    return random_position(random.Random(seed), empties)
+
+
+Driver = Callable[[Engine[Any]], object]
+
+DRIVERS: dict[str, Driver] = {
+    "iterative-deepening": lambda e: run(e, Limits(depth=5)).value,
+    "mtdf": lambda e: run(e, Limits(depth=4), use_mtdf=True).value,
+    "aspiration": lambda e: run(e, Limits(depth=5), aspiration_delta=2).value,
+    "exact": lambda e: solve(e.game, searcher=e).value,
+    "weak": lambda e: solve(e.game, searcher=e, weak=True).value,
+    "analyze-exact": lambda e: [(m.move, m.value) for m in analyze(e.game, None,
+                                                                    searcher=e)[0]],
+    "analyze-depth": lambda e: [(m.move, m.value) for m in analyze(e.game, 3, searcher=e)[0]],
+    "multipv": lambda e: [(d, [(m.move, m.value) for m in vs])
+                          for d, vs, _ in multipv(e, Limits(depth=3))],
+}
+
+
+def both(game: Game[Any], config: SearchConfig, driver: Driver) -> None:
+    python = engine_for(game.copy(), config, engine="python")
+    compiled = engine_for(game.copy(), config, engine="compiled")
+    assert isinstance(python, Searcher) and isinstance(compiled, CompiledEngine)
+    got_python, got_compiled = driver(python), driver(compiled)
+    assert got_python == got_compiled
+    assert counters(python) == counters(compiled)
+    assert python.pv == compiled.pv and python.root_best_move == compiled.root_best_move
+
+
+@pytest.mark.parametrize("driver", list(DRIVERS))
+@pytest.mark.parametrize("config", range(len(C4_CONFIGS)), ids=["solver", "default", "plain"])
+def test_every_driver_agrees_on_connect4(driver: str, config: int) -> None:
+    for position in ("4453", "44455554221", "3344553"):
+        game = load("connect4", position)
+        if driver in ("exact", "weak", "analyze-exact") and len(position) < 8:
+            continue  # solving the opening in Python takes minutes
+        both(game, C4_CONFIGS[config], DRIVERS[driver])
+
+
+@pytest.mark.parametrize("driver", list(DRIVERS))
+@pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)),
+                         ids=["hooks", "small-solver-only", "no-tt-no-hooks"])
+def test_every_driver_agrees_on_othello(driver: str, config: int) -> None:
+    for seed, empties in ((1, 7), (2, 11)):
+        both(othello_position(seed, empties), OTHELLO_CONFIGS[config], DRIVERS[driver])
+
+
+def test_engine_choice() -> None:
+    c4 = load("connect4", "44")
+    assert isinstance(engine_for(c4), CompiledEngine)
+    assert isinstance(engine_for(c4, engine="python"), Searcher)
+    assert isinstance(engine_for(load("tictactoe", "start")), Searcher)
+    with pytest.raises(GameError, match="no compiled kernels"):
+        engine_for(load("tictactoe", "start"), engine="compiled")
+    with pytest.raises(GameError, match="unknown engine"):
+        engine_for(c4, engine="fast")
+    assert solver_config(c4) == SOLVER_CONFIG
+    assert solver_config(Othello()).tt_capacity == 1 << 22
+
+
+def test_same_command_same_nodes_on_both_engines() -> None:
+    game = load("connect4", "4453")
+    results = [search_position(game, Limits(depth=7), engine=e) for e in ("python", "compiled")]
+    assert results[0].extra["engine"] == "python" and results[1].extra["engine"] == "compiled"
+    assert results[0].stats == results[1].stats
+    assert results[0].pv == results[1].pv and results[0].value == results[1].value
+
+
+def test_compiled_solve_stops_within_its_time_and_keeps_what_it_proved() -> None:
+    game = load("connect4", BEGIN_HARD)
+    solve_position(game, weak=True, limits=Limits(nodes=1000))  # load the compiled code first
+    start = time.perf_counter()
+    result = solve_position(game, limits=Limits(time=0.2))
+    elapsed = time.perf_counter() - start
+    assert result.extra["engine"] == "compiled"
+    assert not result.complete and result.extra["result"] == "unknown"
+    assert elapsed < 0.3 + 0.2  # 0.2 s of search, answered within 0.3 s (+ slack for load)
+    lower, upper = result.extra["lower"], result.extra["upper"]
+    assert isinstance(lower, int) and isinstance(upper, int) and lower < upper
+    assert result.stats.nodes > 10_000  # it really searched
+    exact = solve_position(game, weak=True, engine="compiled")  # the true value is inside
+    assert (exact.value > 0 and upper > 0) or (exact.value < 0 and lower < 0) or (
+        exact.value == 0 and lower <= 0 <= upper)
+
+
+def test_compiled_search_stops_on_request_from_another_thread() -> None:
+    signal = StopSignal()
+    engine = engine_for(load("connect4", BEGIN_HARD), stop=signal)
+    assert isinstance(engine, CompiledEngine)
+    done: list[float] = []
+    seen: list[int] = []
+
+    def work() -> None:
+        solve(engine.game, searcher=engine)
+        done.append(time.perf_counter())
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    time.sleep(0.2)
+    seen.append(engine.stats.nodes)  # live counters while it runs
+    time.sleep(0.05)
+    seen.append(engine.stats.nodes)
+    asked = time.perf_counter()
+    signal.stop()
+    thread.join(5)
+    assert done and done[0] - asked < 0.1  # the loop polls about every millisecond
+    assert 0 < seen[0] < seen[1]
+
+
+def test_node_limit_is_exact_on_the_compiled_engine() -> None:
+    engine = engine_for(load("connect4", BEGIN_HARD), stop=StopSignal(nodes=12_345))
+    result = run(engine, Limits())
+    assert engine.stats.nodes == 12_346  # the node that found the budget spent, no more
+    assert result.best_move is not None
+
+
+def test_session_keeps_one_table_across_positions() -> None:
+    session = EngineSession()
+    game = load("connect4", "4453")
+    first = session.engine(game.copy())
+    run(first, Limits(depth=8))
+    cold = first.stats.nodes
+    second = session.engine(game.copy())
+    assert second is first  # the compiled engine (and its table) is reused
+    run(second, Limits(depth=8))
+    assert second.stats.nodes - cold < cold / 2  # the kept table answers most of it
+    python = EngineSession(engine="python")
+    a = python.engine(load("tictactoe", "start"))
+    run(a, Limits(depth=4))
+    b = python.engine(load("tictactoe", "x........"))
+    assert isinstance(a, Searcher) and isinstance(b, Searcher) and a.tt is b.tt
+
+
+def test_solve_shows_live_progress_on_a_terminal() -> None:
+    main, child = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sakiyomi", "solve", "connect4", BEGIN_HARD, "--weak",
+         "--time", "3"], stdin=child, stdout=child, stderr=child, env=env)
+    os.close(child)
+    out = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([main], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        elif proc.poll() is not None:
+            break
+    proc.wait(10)
+    os.close(main)
+    text = out.decode(errors="replace")
+    assert "nodes/s" in text and "solving" in text  # the live status line
+    assert f"{BEGIN_HARD} " in text  # then the result line
+
+
+def test_connect4_class_is_a_kernel_game() -> None:
+    assert isinstance(engine_for(Connect4(6, 5)), CompiledEngine)
