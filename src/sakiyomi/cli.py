@@ -30,6 +30,9 @@ ALGORITHMS = (
 )
 
 
+GAME_HELP = "one of: %(choices)s (built in, or from installed packages)"
+
+
 class UsageError(Exception):
     """Bad command-line input: reported in one line, exit status 2."""
 
@@ -320,10 +323,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     """The argument parser with every subcommand."""
     parser = _Parser(prog="sakiyomi", description="game-tree search (先読み)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    games = sorted(GAMES)
+    # The registry itself (not a list of it) as choices: checking a name stays lazy (plugin
+    # games are looked up only for a name that is not built in, or for help and errors).
+    games = GAMES
 
     p = sub.add_parser("search", help="search a position with one algorithm")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="pvs")
     p.add_argument("--depth", type=_positive_int)
@@ -336,7 +341,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
     p.add_argument("--nodes", type=_positive_int, help="stop after N nodes (per position)")
@@ -347,7 +352,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--depth", type=_positive_int)
@@ -358,14 +363,14 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("depth", type=_non_negative_int)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("--first", choices=("human", "cpu"), default="human")
     p.add_argument("--second", choices=("human", "cpu"), default="cpu")
     p.add_argument("--depth", type=_positive_int)
@@ -377,7 +382,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
     p.add_argument("--depth", type=_positive_int)
@@ -392,7 +397,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--depth", type=_positive_int)
     p.add_argument("--json", action="store_true")

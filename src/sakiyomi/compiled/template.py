@@ -39,11 +39,13 @@ header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) 
   (Othello's stability cut-off).  Both are tried below the root only, each behind a switch
   (``SearchConfig.leaf_solver`` and ``.cutoff``, or ``CompiledSearch(leaf_solver=, cutoff=)``).
 
-``build(module_name, params)`` writes header + kernels + template into one module in the user
-cache directory, named by a hash of all that text, imports it, and returns it; numba's
-``cache=True`` then serves later processes from disk.  Lessons kept from the prototypes: no
-literal constants in recursive calls; uint64 constants wrapped by ``U``; no clock inside
-(a stop word set from outside, and an exact node budget, end the search).
+``build(module_name, params)`` (a module name importable from ``sys.path``, inside the
+package or not, or the path of a ``.py`` file; docs/kernels.md) writes header + kernels +
+template into one module in the user cache directory, named by a hash of all that text,
+imports it, and returns it; numba's ``cache=True`` then serves later processes from disk.
+Lessons kept from the prototypes: no literal constants in recursive calls; uint64 constants
+wrapped by ``U``; no clock inside (a stop word set from outside, and an exact node budget,
+end the search).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 import types
@@ -476,12 +479,27 @@ def cache_dir() -> Path:
     return Path(base) / "sakiyomi" / "compiled"
 
 
-def kernel_body(module_name: str) -> str:
-    """The kernel text of a kernel module: everything from the KERNELS marker on."""
+def kernel_file(module_name: str) -> Path:
+    """The source file of a kernel module, given as a module name importable from
+    ``sys.path`` (``sakiyomi.compiled.connect4``, ``my_game.kernels``: found without running
+    it) or as the path of a ``.py`` file (a game outside any package).
+    """
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        path = Path(module_name)
+        if not path.is_file():
+            raise ImportError(f"no kernel file {module_name}")
+        return path
     spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
         raise ImportError(f"no kernel module {module_name}")
-    text = Path(spec.origin).read_text(encoding="utf-8")
+    return Path(spec.origin)
+
+
+def kernel_body(module_name: str) -> str:
+    """The kernel text of a kernel module (see ``kernel_file``): everything from the KERNELS
+    marker on.
+    """
+    text = kernel_file(module_name).read_text(encoding="utf-8")
     at = text.find(KERNEL_MARKER)
     if at < 0:
         raise ImportError(f"{module_name} has no '{KERNEL_MARKER}' marker")
@@ -521,7 +539,8 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
         module = _built.get(cache_key)
         if module is not None:
             return module
-        stem = module_name.rsplit(".", 1)[-1]
+        stem = re.sub(r"\W", "_", Path(module_name).stem if module_name.endswith(".py")
+                      else module_name.rsplit(".", 1)[-1])
         name = f"sakiyomi_gen_{stem}_{digest}"
         if compiled:
             directory = cache_dir()
