@@ -13,11 +13,11 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from sakiyomi.compiled.othello_endgame import new_buffer, solve_ordered
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
+from sakiyomi.games.othello.endgame import new_buffer, solve_ordered
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher

@@ -229,7 +229,12 @@ class CompiledEngine:
             self._raw = raw
             self._state = self._make_state(*raw)
         mem = self._mem
-        value: int = self._root(self._state, depth, alpha, beta, 0, mem, self._tt)
+        root = self._root
+        if root is None:  # the first call compiles (or loads) through numba's dispatcher
+            value = self._search.search(self._state, depth, alpha, beta)
+            self._root = self._search.entry_point()
+        else:
+            value = root(self._state, depth, alpha, beta, 0, mem, self._tt)
         if mem[self._aborted]:
             raise SearchAborted
         return value

@@ -15,10 +15,10 @@ from typing import Any, Self
 
 import numpy as np
 
-from sakiyomi.compiled import othello_kernels as k
-from sakiyomi.compiled.othello_endgame import move_hint
-from sakiyomi.compiled.othello_eval import evaluate as _evaluate
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.othello import rules as k
+from sakiyomi.games.othello.endgame import move_hint
+from sakiyomi.games.othello.evaluation import evaluate as _evaluate
 
 PASS = k.PASS
 FILES = "abcdefgh"
@@ -26,8 +26,8 @@ BLACK_CHARS = "Xx*"
 WHITE_CHARS = "Oo0"
 EMPTY_CHARS = "-."
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
-KERNEL_MODULE = "sakiyomi.compiled.othello"
-# Build switches of the compiled kernels (see sakiyomi.compiled.othello): empties at which the
+KERNEL_MODULE = "sakiyomi.games.othello.kernels"
+# Build switches of the compiled kernels (see sakiyomi.games.othello.kernels): empties at which the
 # TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
 # fastest-first on.
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1))
@@ -139,7 +139,7 @@ class Othello:
         return -64, 64
 
     def evaluate(self) -> int:
-        """Heuristic disc difference for the side to move (``compiled.othello_eval``)."""
+        """Heuristic disc difference for the side to move (``evaluation``)."""
         p, o = self._po()
         return int(_evaluate(p, o))
 
@@ -159,7 +159,7 @@ class Othello:
         return KERNEL_MODULE, dict(KERNEL_PARAMS)
 
     def kernel_state(self) -> tuple[int, ...]:
-        """The side to move's discs and the opponent's (``compiled.othello.make_state``)."""
+        """The side to move's discs and the opponent's (``kernels.make_state``)."""
         p, o = self._po()
         return int(p), int(o)
 
