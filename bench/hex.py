@@ -32,9 +32,9 @@ POSITIONS = ["b2 c2 b3", "b3 c2", "a4", "start"]  # 4×4; plus seeded random one
 def random_positions(count: int, stones: int, seed: int) -> list[str]:
     """Position texts of games still going on with ``stones`` stones."""
     rng = random.Random(seed)
-    texts = []
+    texts: list[str] = []
     while len(texts) < count:
-        game, moves = Hex(4), []
+        game, moves = Hex(4), list[str]()
         while len(moves) < stones and game.legal_moves():
             move = rng.choice(list(game.legal_moves()))
             moves.append(game.move_to_text(move))
