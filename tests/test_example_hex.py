@@ -35,6 +35,7 @@ from sakiyomi.search.engine import Engine  # noqa: E402
 from sakiyomi.search.limits import Limits  # noqa: E402
 from sakiyomi.search.searcher import SearchConfig  # noqa: E402
 from sakiyomi.search.solve import analyze, solve  # noqa: E402
+from tests.test_games import walk  # noqa: E402
 
 # ---- an independent model: a list of cells, connection by breadth-first search ------------
 
@@ -144,6 +145,15 @@ def test_keys_are_exact_up_to_five_by_five() -> None:
         game = random_position(rng, 5, rng.randrange(0, 12))
         board = naive_board(game)
         assert seen.setdefault(game.key(), board) == board
+
+
+def test_hex_passes_the_conformance_walk() -> None:
+    rng = random.Random(2)
+    for text in ("start", "b2 c3", "3x3:b2", "7x7:d4 c5"):
+        game = from_position("hex", text)
+        key, copy = game.key(), game.copy()
+        walk(game, rng, 12)
+        assert copy.key() == key and from_position("hex", text).key() == key
 
 
 def test_transposed_move_orders_give_equal_keys() -> None:

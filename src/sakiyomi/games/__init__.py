@@ -130,7 +130,7 @@ class Registry(Mapping[str, GameInfo]):
         """The entry points of the group by name, read once (installed packages' metadata)."""
         with self._lock:
             if self._points is None:
-                from importlib.metadata import entry_points  # costs ~50 ms: only when needed
+                from importlib.metadata import entry_points  # it reads every installed package
 
                 points: dict[str, list[EntryPoint]] = {}
                 try:
