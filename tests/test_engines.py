@@ -46,10 +46,9 @@ C4_CONFIGS = [
     SearchConfig(),  # killers and history on, zero-first bisection, 2**18 slots
     SearchConfig(tt_capacity=1 << 8, pvs=False, ordering=False),  # replacement, plain αβ
 ]
-OTHELLO_CONFIGS = [  # Othello's own hooks off: the Python Searcher has no such hooks yet
-    SearchConfig(killers=False, history=False, tt_capacity=1 << 16, leaf_solver=False,
-                 cutoff=False),
-    SearchConfig(tt_capacity=1 << 10, leaf_solver=False, cutoff=False),
+OTHELLO_CONFIGS = [  # the game's subtree hooks (last-empties solver, stability) on and off
+    SearchConfig(killers=False, history=False, tt_capacity=1 << 16),
+    SearchConfig(tt_capacity=1 << 10, cutoff=False),
     SearchConfig(tt=False, leaf_solver=False, cutoff=False),
 ]
 
@@ -107,10 +106,11 @@ def test_every_driver_agrees_on_connect4(driver: str, config: int) -> None:
 
 
 @pytest.mark.parametrize("driver", list(DRIVERS))
-@pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)), ids=["solver", "small", "no-tt"])
+@pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)),
+                         ids=["hooks", "small-solver-only", "no-tt-no-hooks"])
 def test_every_driver_agrees_on_othello(driver: str, config: int) -> None:
-    for seed in (1, 2):
-        both(othello_position(seed, 7), OTHELLO_CONFIGS[config], DRIVERS[driver])
+    for seed, empties in ((1, 7), (2, 11)):
+        both(othello_position(seed, empties), OTHELLO_CONFIGS[config], DRIVERS[driver])
 
 
 def test_engine_choice() -> None:

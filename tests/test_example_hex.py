@@ -33,7 +33,7 @@ from sakiyomi.score import WIN  # noqa: E402
 from sakiyomi.search.drivers import run  # noqa: E402
 from sakiyomi.search.engine import Engine  # noqa: E402
 from sakiyomi.search.limits import Limits  # noqa: E402
-from sakiyomi.search.searcher import SearchConfig  # noqa: E402
+from sakiyomi.search.searcher import SearchConfig, Searcher  # noqa: E402
 from sakiyomi.search.solve import analyze, solve  # noqa: E402
 from tests.test_games import walk  # noqa: E402
 
@@ -154,6 +154,10 @@ def test_hex_passes_the_conformance_walk() -> None:
         key, copy = game.key(), game.copy()
         walk(game, rng, 12)
         assert copy.key() == key and from_position("hex", text).key() == key
+        if game.outcome() is None:  # every answer checked by the validating mode
+            plain = run(Searcher(game, SearchConfig()), Limits(depth=3))
+            checked = run(Searcher(game, SearchConfig(validate=True)), Limits(depth=3))
+            assert (checked.value, checked.stats.nodes) == (plain.value, plain.stats.nodes)
 
 
 def test_transposed_move_orders_give_equal_keys() -> None:

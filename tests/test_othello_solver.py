@@ -151,8 +151,9 @@ def test_python_searcher_and_template_visit_the_same_nodes() -> None:
     no table, so keys play no part): equal values and equal node counts.
     """
     rng = random.Random(4)
-    config = SearchConfig(tt=False, killers=False, history=False)
-    compiled = searcher(config, leaf_solver=False, cutoff=False)
+    config = SearchConfig(tt=False, killers=False, history=False, leaf_solver=False,
+                          cutoff=False)
+    compiled = searcher(config)
     for empties in (6, 7, 8, 9):
         game = random_position(rng, empties)
         python = solve(game, config)

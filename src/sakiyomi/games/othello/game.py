@@ -16,6 +16,7 @@ from typing import Any, Self
 import numpy as np
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.othello import kernels as _kernels
 from sakiyomi.games.othello import rules as k
 from sakiyomi.games.othello.endgame import move_hint
 from sakiyomi.games.othello.evaluation import evaluate as _evaluate
@@ -153,6 +154,22 @@ class Othello:
         (killer and history moves only disturb the mobility order in Othello).
         """
         return {"tt_capacity": 1 << 22, "killers": False, "history": False}
+
+    def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+        """SubtreeHooks: the kernels' last-empties solver (``kernels.k_leaf_solve``)."""
+        p, o = self._po()
+        ctx = np.zeros(2, dtype=np.int64)  # nodes and leaves below, as the template's mem[0:2]
+        solved, value = _kernels.k_leaf_solve(_kernels.make_state(int(p), int(o)), depth,
+                                              alpha, beta, ctx)
+        if not solved:
+            return False, 0, 0, 0
+        return True, int(value), int(ctx[0]), int(ctx[1])
+
+    def proven_bound(self, alpha: int, beta: int) -> tuple[bool, int]:
+        """SubtreeHooks: the kernels' stability cut-off (``kernels.k_cutoff``)."""
+        p, o = self._po()
+        cut, value = _kernels.k_cutoff(_kernels.make_state(int(p), int(o)), alpha, beta)
+        return bool(cut), int(value)
 
     def kernel_spec(self) -> tuple[str, dict[str, int]]:
         """The compiled template's kernel module for Othello, with its default switches."""
