@@ -208,7 +208,8 @@ def test_score_bounds_hold_the_oracle_values() -> None:
 
 def positions() -> list[Hex]:
     rng = random.Random(11)
-    games = [Hex(2), Hex(3), from_position("hex", "3x3:b2"), from_position("hex", "3x3:a1")]
+    games = [Hex(3), from_position("hex", "3x3:b2"), from_position("hex", "3x3:a1"),
+             from_position("hex", "3x3:c1 b2")]
     games += [random_position(rng, 4, stones) for stones in (7, 8, 8, 9, 10, 11)]
     return games
 
