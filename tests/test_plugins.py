@@ -156,6 +156,7 @@ def test_the_cli_solves_a_plugin_game(install: Install,
     ("raise RuntimeError('the rules are missing')", "RuntimeError: the rules are missing"),
     ("import no_such_module_anywhere", "No module named 'no_such_module_anywhere'"),
     ("RULES = 1", "has no from_position"),
+    ("raise ValueError('two\\nlines')", "ValueError: two lines"),
 ])
 def test_a_broken_plugin_gives_one_clear_error(install: Install, module: str, words: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -92,7 +92,8 @@ def plugin_info(name: str, point: EntryPoint) -> GameInfo:
     try:
         target = point.load()
     except Exception as exc:  # a plugin's import may fail in any way: report, never crash
-        return _broken(name, point, origin, f"{type(exc).__name__}: {exc}")
+        message = " ".join(str(exc).split())  # one line, whatever the exception says
+        return _broken(name, point, origin, f"{type(exc).__name__}: {message}")
     if isinstance(target, GameInfo):
         return GameInfo(name, target.module, target.summary, target.start, target.extra,
                         origin)
