@@ -158,6 +158,26 @@ class ScoreBounds(Protocol):
 
 
 @runtime_checkable
+class ClosedForm(Protocol[M_co]):
+    """A game whose exact result is known by a formula (Game of Bones: ``n mod 4``; Nim:
+    Bouton's nim-sum), so that positions far too large to search are still solved at once.
+
+    ``closed_form()`` returns ``(value, best_move)`` for the side to move: the value on the
+    score scale of ``sakiyomi.score`` (``win_in(n)`` / ``loss_in(n)`` with the distance when the
+    formula knows it and it is below ``MAX_PLY - 1``, else ``n = MAX_PLY - 1``: decided, distance
+    at or beyond the horizon; still decisive one ply up), the best move None only at a finished
+    position.  It returns None where the
+    game prefers the search to read the position (small enough to read to the end, so that the
+    search's principal variation and node counts are reported).  ``solve`` consults it at the
+    root only.
+    """
+
+    def closed_form(self) -> tuple[int, M_co | None] | None:
+        """(value, best move) by formula, or None to leave the position to the search."""
+        ...
+
+
+@runtime_checkable
 class GameUnits(Protocol):
     """Converts an internal search score to the game's own units for reporting (DESIGN.md §8)."""
 

@@ -23,6 +23,7 @@ from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi_hex import kernels as default_kernels
 
 KERNEL_MODULE = "sakiyomi_hex.kernels"
+LIMITS = "square boards 2x2 to 7x7 (4x4 by default); one stone per cell, none after a win"
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*:(.*)$", re.S)
 _CELL = re.compile(r"([a-zA-Z])(\d+)")
 

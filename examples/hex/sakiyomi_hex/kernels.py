@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from sakiyomi.score import WIN  # generated modules get WIN (and MAX_PLY, ...) from the header
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 SIZE = 4  # the board is SIZE × SIZE; a build parameter (2-7)
@@ -48,7 +50,6 @@ def kernel(function: F) -> F:
 # ---- KERNELS (copied into generated modules from here on) ----
 
 from sakiyomi.compiled.bits import popcount  # noqa: E402  (an @njit helper: both builds)
-from sakiyomi.score import WIN  # noqa: E402  (plain module and generated module alike)
 
 if not 2 <= SIZE <= 7:
     raise ValueError(f"Hex boards are 2x2 to 7x7 here (one 64-bit word per side), not {SIZE}")

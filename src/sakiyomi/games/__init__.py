@@ -10,7 +10,10 @@ game's name and its value is either
 * a ``GameInfo`` object (``hex = "sakiyomi_hex:GAME"``) naming the module to import later.
 
 Every game module's ``from_position`` parses the POSITION syntax of DESIGN.md §8 and raises
-``PositionError`` on bad text.  Adding a built-in game is one line here.
+``PositionError`` on bad text; it also states ``LIMITS``, one line naming the largest input it
+takes (input beyond it is refused with a message naming the limit; optional for plugins).
+Adding a built-in game is one line here.  No position text is longer than
+``MAX_POSITION_CHARS``.
 
 ``GAMES`` is a read-only mapping, name -> ``GameInfo``.  It stays lazy: asking for a built-in
 name never looks at other packages; the installed plugins are looked up once, the first time a
@@ -30,11 +33,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from sakiyomi.game import Game, GameError
+from sakiyomi.game import Game, GameError, PositionError
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
+MAX_POSITION_CHARS = 1_000_000
 PLUGIN_GROUP = "sakiyomi.games"
 
 
@@ -189,8 +193,8 @@ class Registry(Mapping[str, GameInfo]):
 GAMES = Registry(BUILTIN)
 
 
-def load(name: str, position: str) -> Game[Any]:
-    """Parse ``position`` for the game called ``name``; GameError names what is wrong."""
+def _module(name: str) -> Any:
+    """The module of the game called ``name`` (with ``from_position``), or a GameError."""
     info = GAMES.get(name)
     if info is None:
         raise GameError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
@@ -201,19 +205,9 @@ def load(name: str, position: str) -> Game[Any]:
     except ImportError as exc:
         raise GameError(f"game {name!r} needs a library that is not installed: {exc.name}"
                         f"{_install_hint(info)}") from exc
-    from_position = getattr(module, "from_position", None)
-    if not callable(from_position):
+    if not callable(getattr(module, "from_position", None)):
         raise GameError(f"game {name!r}: module {info.module} has no from_position(name, text)")
-    if info.origin is None:
-        game: Game[Any] = from_position(name, position)
-        return game
-    try:  # a plugin may report bad text with a plain ValueError: still one clear message
-        game = from_position(name, position)
-    except GameError:
-        raise
-    except ValueError as exc:
-        raise GameError(f"{name} position {position!r}: {exc}") from exc
-    return game
+    return module
 
 
 def _install_hint(info: GameInfo) -> str:
@@ -222,3 +216,27 @@ def _install_hint(info: GameInfo) -> str:
     if info.origin is None:
         return f" (pip install 'sakiyomi[{info.extra}]')"
     return f" (pip install '{info.extra}')"
+
+
+def load(name: str, position: str) -> Game[Any]:
+    """Parse ``position`` for the game called ``name``; GameError names what is wrong."""
+    module = _module(name)
+    if len(position) > MAX_POSITION_CHARS:
+        raise PositionError(f"position too long: at most {MAX_POSITION_CHARS:,} characters, "
+                            f"not {len(position):,}")
+    if GAMES[name].origin is None:
+        game: Game[Any] = module.from_position(name, position)
+        return game
+    try:  # a plugin may report bad text with a plain ValueError: still one clear message
+        game = module.from_position(name, position)
+    except GameError:
+        raise
+    except ValueError as exc:
+        raise GameError(f"{name} position {position!r}: {exc}") from exc
+    return game
+
+
+def limits(name: str) -> str:
+    """The game's stated input limits (its module's ``LIMITS``; a plugin may state none)."""
+    text = getattr(_module(name), "LIMITS", None)
+    return str(text) if text is not None else "no limits stated by the game's package"
