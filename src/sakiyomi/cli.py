@@ -38,6 +38,7 @@ MAX_MESSAGE = 500  # characters of an error line
 MAX_SEARCHES = 64  # searches the web app may run at once
 # Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
 RECURSION_LIMIT = 8 * MAX_PLY + 1000
+GAME_HELP = "one of: %(choices)s (built in, or from installed packages)"
 
 
 class UsageError(Exception):
@@ -338,10 +339,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     """The argument parser with every subcommand."""
     parser = _Parser(prog="sakiyomi", description="game-tree search (先読み)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    games = sorted(GAMES)
+    # The registry itself (not a list of it) as choices: checking a name stays lazy (plugin
+    # games are looked up only for a name that is not built in, or for help and errors).
+    games = GAMES
 
     p = sub.add_parser("search", help="search a position with one algorithm")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
     p.add_argument("--depth", type=_depth)
@@ -354,7 +357,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
     p.add_argument("--nodes", type=_nodes, help="stop after N nodes (per position)")
@@ -365,7 +368,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--depth", type=_depth)
@@ -376,14 +379,14 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("depth", type=_perft_depth)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("--first", choices=("human", "cpu"), default="human")
     p.add_argument("--second", choices=("human", "cpu"), default="cpu")
     p.add_argument("--depth", type=_depth)
@@ -395,7 +398,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
     p.add_argument("--depth", type=_depth)
@@ -410,7 +413,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--depth", type=_depth)
     p.add_argument("--json", action="store_true")

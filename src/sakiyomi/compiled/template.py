@@ -1,8 +1,10 @@
 """One numba search, specialised per kernel game (DESIGN.md §5): build, cache and drive it.
 
-``build(module_name, params)`` writes one module: a header (``U``, ``kernel``, the shared
-constants of ``search_template.SHARED``, the build parameters), then three texts, each taken
-from the ``# ---- KERNELS`` marker of a real module on: the default optional hooks
+``build(module_name, params)`` (the kernel module named as importable from ``sys.path``,
+inside the package or not, or by the path of a ``.py`` file; docs/kernels.md) writes one
+module: a header (``U``, ``kernel``, the shared constants of ``search_template.SHARED``, the
+build parameters), then three texts, each taken from the ``# ---- KERNELS`` marker of a real
+module on: the default optional hooks
 (``kernel_api``), the game's kernel module (the interface is documented in ``kernel_api``), and
 the search itself (``search_template``: the production ``Searcher``'s node search, step for
 step).  Compiled, the module goes to the user cache directory, named by a hash of all that
@@ -23,6 +25,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 import types
@@ -134,14 +137,27 @@ class Section:
     text: str
 
 
+def kernel_file(module_name: str) -> Path:
+    """The source file of a kernel module, given as a module name importable from
+    ``sys.path`` (``sakiyomi.games.connect4.kernels``, ``my_game.kernels``: found without
+    running it) or as the path of a ``.py`` file (a game outside any package; docs/kernels.md).
+    """
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        path = Path(module_name)
+        if not path.is_file():
+            raise ImportError(f"no kernel file {module_name}")
+        return path
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        raise ImportError(f"no kernel module {module_name}")
+    return Path(spec.origin)
+
+
 def section(module_name: str) -> Section:
     """Everything from the first line starting with the KERNELS marker on, in the module
-    ``module_name``, read as text.
+    ``module_name`` (a module name or a file path: ``kernel_file``), read as text.
     """
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        raise ImportError(f"no kernel module {module_name}")
-    path = Path(spec.origin)
+    path = kernel_file(module_name)
     text = path.read_text(encoding="utf-8")
     at = ("\n" + text).find("\n" + KERNEL_MARKER)  # the marker's index in text
     if at < 0:
@@ -193,7 +209,8 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
         module = _built.get(cache_key)
         if module is not None:
             return module
-        stem = module_name.removeprefix("sakiyomi.").replace(".", "_")  # games_othello_kernels
+        stem = re.sub(r"\W", "_", Path(module_name).stem if module_name.endswith(".py")
+                      else module_name.removeprefix("sakiyomi."))  # games_othello_kernels
         name = f"sakiyomi_gen_{stem}_{digest}"
         if compiled:
             module = _import_generated(name, text)
