@@ -63,8 +63,7 @@ def position_label(game: Game[Any], root: str, path: Sequence[str]) -> str:
 
 def _mirror_image(game: Game[Any]) -> Game[Any]:
     """The mirror image of a ``MirrorSymmetry`` game's position (a new game object)."""
-    image: Game[Any] = cast(MirrorSymmetry[Any], game).mirrored()
-    return image
+    return cast(Game[Any], cast(MirrorSymmetry[Any], game).mirrored())
 
 
 class SplitTree:
