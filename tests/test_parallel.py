@@ -133,10 +133,9 @@ def test_worker_killed_mid_solve_reruns_its_job(tmp_path: Path) -> None:
     local = LocalBackend(2)
 
     def kill_one(progress: Progress) -> None:
-        busy = local.busy()
+        busy = local.busy_pids()
         if not killed and progress.done >= 2 and busy:
-            pid = local.pids()[0]
-            assert pid is not None
+            pid = busy[0]
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
@@ -146,7 +145,7 @@ def test_worker_killed_mid_solve_reruns_its_job(tmp_path: Path) -> None:
         result = solver.solve()
     finally:
         local.close()
-    assert killed
+    assert killed and result.restarts == 1
     assert result.value == serial_value("connect4", position)
     check_best_move("connect4", position, result)
 

@@ -119,9 +119,10 @@ class LocalBackend:
         """The worker processes' ids (tests kill one)."""
         return [slot.process.pid for slot in self._slots]
 
-    def busy(self) -> dict[int, str]:
-        """Running job id -> worker name."""
-        return {slot.job.id: slot.name for slot in self._slots if slot.job is not None}
+    def busy_pids(self) -> list[int]:
+        """The process ids of workers running a job (tests kill one)."""
+        return [slot.process.pid for slot in self._slots
+                if slot.job is not None and slot.process.pid is not None]
 
     def idle(self) -> int:
         """Workers without a job."""

@@ -123,9 +123,9 @@ class RayBackend:
         """Jobs run again because their actor was lost."""
         return self._restarts
 
-    def actors(self) -> list[Any]:
-        """The actor handles (tests kill one)."""
-        return list(self._actors)
+    def busy_actors(self) -> list[Any]:
+        """The handles of actors running a job (tests kill one)."""
+        return [self._actors[index] for index in self._busy]
 
     def idle(self) -> int:
         """Actors without a job."""
