@@ -36,7 +36,7 @@ def cluster() -> Iterator[Any]:
     from ray.cluster_utils import Cluster
 
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
-    sim = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    sim: Any = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     sim.add_node(num_cpus=1)
     ray.init(address=sim.address, logging_level="ERROR", log_to_driver=False)
     try:
