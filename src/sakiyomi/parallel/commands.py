@@ -122,7 +122,9 @@ def solve(args: argparse.Namespace, units: Units,
         result.nodes, result.seconds,
         {"jobs": result.jobs, "cancelled": result.cancelled, "restarts": result.restarts,
          "workers": backend.workers, "cpu_seconds": round(result.cpu, 3),
-         "split_depth": result.split_depth, "frontier": result.frontier})
+         "split_depth": result.split_depth, "frontier": result.frontier,
+         "probes": [probe for probe, _ in result.trace],
+         "job_cpu": [round(cpu, 6) for _, cpu in result.trace]})
     _emit(args, record, text)
     return 0
 

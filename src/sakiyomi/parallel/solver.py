@@ -72,6 +72,7 @@ class ParallelResult:
     cpu: float
     split_depth: int
     frontier: int
+    trace: tuple[tuple[int, float], ...] = ()  # (root probe number, CPU s) per finished job
 
     @property
     def result(self) -> str:
@@ -102,6 +103,8 @@ class ParallelSolver:
         self._ids = 0
         self._running: dict[int, tuple[Node, int, Job]] = {}
         self._affinity: dict[int, str] = {}
+        self._probes = 0
+        self._trace: list[tuple[int, float]] = []
 
     # ---- the root interval ----------------------------------------------------------------
 
@@ -137,6 +140,7 @@ class ParallelSolver:
                 if alpha is None or not lo <= alpha < hi:
                     alpha = self._probe(lo, hi, first)
                     first = False
+                    self._probes += 1
                 questions = wanted(root, alpha)
                 if not questions:
                     raise RuntimeError("undecided root with no open question (a bug)")
@@ -157,7 +161,7 @@ class ParallelSolver:
         return ParallelResult(
             value, line[0] if line else None, tuple(line), progress.nodes, progress.done,
             progress.cancelled, self.backend.restarts, progress.elapsed, progress.cpu,
-            tree.depth, len(tree.frontier()))
+            tree.depth, len(tree.frontier()), tuple(self._trace))
 
     def _dispatch(self, questions: list[tuple[Node, int]]) -> None:
         """Cancel running jobs no longer wanted; give free workers the first new questions."""
@@ -192,6 +196,7 @@ class ParallelSolver:
             progress.cancelled += 1
             return
         progress.done += 1
+        self._trace.append((self._probes, result.seconds))
         self._affinity[id(node)] = result.worker
         lo, hi = score_range(self.game)
         bounds = (Bounds(result.value, INF, result.best) if result.value > alpha
