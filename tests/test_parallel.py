@@ -78,6 +78,18 @@ def test_parallel_equals_serial(backend: LocalBackend, game_name: str, position:
     assert result.jobs > 0
 
 
+def test_long_jobs_are_split_further(backend: LocalBackend) -> None:
+    # split_after=0: whenever a worker idles, the oldest running job's position is expanded.
+    position = "2416615552"
+    store = Store(None, "connect4")
+    solver = ParallelSolver("connect4", position, backend, store,
+                            plan=SplitPlan(target=2, order_depth=1), split_after=0.0)
+    result = solver.solve()
+    assert result.frontier > 7  # grew below the first split
+    assert result.value == serial_value("connect4", position)
+    check_best_move("connect4", position, result)
+
+
 def test_weak_parallel_equals_serial(backend: LocalBackend) -> None:
     result = run("connect4", "3246313", backend, weak=True)
     assert result.value == serial_value("connect4", "3246313", weak=True) == -1
@@ -184,6 +196,7 @@ def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: P
     assert done.returncode == 0, done.stderr
     record: dict[str, Any] = json.loads(done.stdout)
     assert record["value"] == serial_value("connect4", position)
+    assert record["workers"] == 2
     with Store(path, "connect4") as store:
         log = [(r.key, r.alpha) for r in store.jobs()]
     assert len(log) == len(set(log)), "a finished job ran again"

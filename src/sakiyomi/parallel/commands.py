@@ -107,6 +107,7 @@ def solve(args: argparse.Namespace, units: Units,
         raise GameError(f"position {args.position!r} is already finished: nothing to solve")
     with Store(args.checkpoint, args.game, scope_of(game, args.position)) as store:
         backend = make_backend(args.workers, args.ray)
+        workers = backend.workers
         line = ProgressLine(sys.stderr.isatty() and not args.json)
         try:
             plan = SplitPlan(target=16 * backend.workers,
@@ -121,7 +122,7 @@ def solve(args: argparse.Namespace, units: Units,
         args, game, args.position, units, result.value, result.best_move, result.pv,
         result.nodes, result.seconds,
         {"jobs": result.jobs, "cancelled": result.cancelled, "restarts": result.restarts,
-         "workers": backend.workers, "cpu_seconds": round(result.cpu, 3),
+         "workers": workers, "cpu_seconds": round(result.cpu, 3),
          "split_depth": result.split_depth, "frontier": result.frontier,
          "probes": [probe for probe, _ in result.trace],
          "job_cpu": [round(cpu, 6) for _, cpu in result.trace]})

@@ -85,7 +85,8 @@ class ParallelSolver:
 
     def __init__(self, game_name: str, position: str, backend: Backend, store: Store, *,
                  weak: bool = False, engine: str = "auto", plan: SplitPlan | None = None,
-                 on_progress: Callable[[Progress], object] | None = None) -> None:
+                 on_progress: Callable[[Progress], object] | None = None,
+                 split_after: float = 0.5) -> None:
         self.game_name = game_name
         self.position = position
         self.game = load(game_name, position)
@@ -98,6 +99,8 @@ class ParallelSolver:
         self.engine = engine
         self.plan = plan if plan is not None else SplitPlan(target=16 * backend.workers)
         self.on_progress = on_progress
+        self.split_after = split_after
+        self._started: dict[int, float] = {}
         self.progress = Progress()
         self._pons = solver_config(self.game).bisection == "pons"
         self._ids = 0
@@ -145,7 +148,9 @@ class ParallelSolver:
                 if not questions:
                     raise RuntimeError("undecided root with no open question (a bug)")
                 self._dispatch(questions)
-                for result in self.backend.poll(0.25):
+                if self.backend.idle() and self._split_running(tree):
+                    continue
+                for result in self.backend.poll(0.1):
                     self._absorb(result)
                 if self.on_progress is not None:
                     self.on_progress(progress)
@@ -179,11 +184,28 @@ class ParallelSolver:
             job = Job(self._ids, self.game_name, self.position, node.path, "test", a,
                       self.engine)
             self._running[job.id] = (node, a, job)
+            self._started[job.id] = time.perf_counter()
             self.backend.submit(job, prefer=self._affinity.get(id(node)))
+
+    def _split_running(self, tree: SplitTree) -> bool:
+        """With a worker idle and nothing left to give it, split the oldest job that has run
+        longer than ``split_after`` seconds: its node gets children (their questions replace
+        its own) and the job is cancelled.  True when a node was split.
+        """
+        now = time.perf_counter()
+        for job_id, (node, _, _) in sorted(self._running.items(),
+                                           key=lambda item: self._started[item[0]]):
+            if now - self._started[job_id] < self.split_after:
+                return False
+            if tree.expand(node):
+                self.backend.cancel(job_id)
+                return True
+        return False
 
     def _absorb(self, result: JobResult) -> None:
         """Record one finished job and learn from it."""
         entry = self._running.pop(result.job_id, None)
+        self._started.pop(result.job_id, None)
         if entry is None:
             return
         node, alpha, job = entry

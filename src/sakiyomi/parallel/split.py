@@ -84,7 +84,8 @@ class SplitTree:
             engine_for(self._game, engine=engine) if plan.order_depth > 0 else None)
         self.root = self._node(())
         self.depth = 0
-        if is_acyclic(root):
+        self._acyclic = is_acyclic(root)
+        if self._acyclic:
             self._expand()
         refresh(self.root)
 
@@ -193,6 +194,15 @@ class SplitTree:
                 game.undo()
         node.children = order(edges)
         return new
+
+    def expand(self, node: Node) -> bool:
+        """Split a frontier node further (its job proved too big to run alone); True when it
+        gained children.  Only for games whose positions cannot repeat.
+        """
+        if node.children or not self._open(node) or not self._acyclic:
+            return False
+        self._children(node)
+        return bool(node.children)
 
     # ---- reporting ------------------------------------------------------------------------
 
