@@ -2,7 +2,7 @@
 
 Positions at 12-16 empties are reached by self-play that picks a random move half of the time
 and otherwise the move with the best one-ply evaluation; each is solved exactly by the compiled
-solver, and the seven features of ``sakiyomi.compiled.othello_eval`` are fitted to the exact
+solver, and the seven features of ``sakiyomi.games.othello.evaluation`` are fitted to the exact
 final disc difference (no intercept: the features are antisymmetric).  Prints the fitted
 weights (hundredths of a disc) next to the ones in use, and the mean absolute error of both.
 Usage: python bench/othello_eval_fit.py [--positions N] [--seed S]
@@ -16,10 +16,10 @@ import random
 
 import numpy as np
 
-from sakiyomi.compiled.othello_eval import N_FEATURES, WEIGHTS, evaluate_with, features
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello
+from sakiyomi.games.othello.evaluation import N_FEATURES, WEIGHTS, evaluate_with, features
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import solve
 

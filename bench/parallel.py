@@ -6,6 +6,7 @@ hits all alike.  Recorded per run: wall seconds, CPU seconds of the whole proces
 (coordinator and workers, from ``RUSAGE_CHILDREN``), the workers' CPU in jobs, the number of
 jobs, and the load average.  Reported per position: medians, the speed-up of 2 workers over
 1 and over serial (wall), the overhead per job (process-tree CPU not spent in jobs, per job),
+(after the fixed start-up cost, measured on a position solved without jobs),
 and a simulated speed-up at 4, 8 and 16 workers from the measured job costs: each root probe's
 jobs list-scheduled (longest first) on P workers, probes one after another.  The simulation
 replays the same jobs, so it ignores that more workers would also run (and cancel) more
@@ -36,6 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 C4 = ROOT / "tests" / "data" / "connect4" / "pons_original" / "Test_L1_R3"  # Begin-Hard
 FFO = ROOT / "tests" / "data" / "othello" / "fforum-40-49.obf"
+# Two empties: the split's shallow search sees to the end, so no job runs.
+TRIVIAL_OTHELLO = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOO-- X"
 
 
 def positions(which: str, count: int) -> list[tuple[str, str]]:
@@ -88,6 +91,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    # Fixed costs (spawning workers, loading the compiled search): a position the split's
+    # shallow searches solve at once, so no job runs.
+    trivial = ("connect4", "121212") if args.set == "c4" else ("othello", TRIVIAL_OTHELLO)
+    startup = {w: solve(*trivial, w) for w in (1, 2)}
+    print(json.dumps({"startup_wall": {w: round(r["wall"], 2) for w, r in startup.items()},
+                      "startup_cpu": {w: round(r["tree_cpu"], 2) for w, r in startup.items()},
+                      "startup_jobs": {w: r["jobs"] for w, r in startup.items()}}), flush=True)
     for game, position in positions(args.set, args.positions):
         runs: dict[str, list[dict[str, Any]]] = {"serial": [], "w1": [], "w2": []}
         for _ in range(args.rounds):
@@ -99,7 +109,7 @@ def main() -> None:
                for k, rs in runs.items()}
         two = runs["w2"][-1]
         jobs = max(1, two["jobs"])
-        overhead = (med["w2"]["tree_cpu"] - sum(two["job_cpu"])) / jobs
+        overhead = (med["w2"]["tree_cpu"] - startup[2]["tree_cpu"] - sum(two["job_cpu"])) / jobs
         serial_job_time = sum(two["job_cpu"])
         simulated = {p: round(serial_job_time / simulate(two["probes"], two["job_cpu"], p), 2)
                      for p in (2, 4, 8, 16)} if serial_job_time > 0 else {}

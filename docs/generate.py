@@ -9,6 +9,7 @@ Pages are written from the templates in ``docs/src/*.md``.  A template line that
     @@depths ROWS D ARGS...      sakiyomi compare ARGS --depth d --json for d = 1..D
     @@plot NAME ARGS...          sakiyomi compare ARGS --plot img/NAME.svg
     @@solve GAME P1,P2,...       sakiyomi solve GAME - --json   (positions on stdin)
+    @@algorithms                 the algorithm registry (sakiyomi.search.algorithms) as a table
     @@repetition NAME            a small cyclic game searched through the library (no CLI game
                                  has cycles yet): picture and table
 
@@ -118,6 +119,15 @@ def d_solve(game: str, positions: str) -> str:
             + table(["position", "result", "value", "best move", "nodes"], body))
 
 
+def d_algorithms() -> str:
+    from sakiyomi.search.algorithms import ALGORITHMS
+
+    body = [[f"`{a.name}`", a.summary, "MinMax" if a.form == "minmax" else "NegaMax",
+             "yes" if a.windowed else "no", "Searcher" if a.searcher_based else "textbook"]
+            for a in ALGORITHMS.values()]
+    return table(["`--algorithm`", "what it does", "form", "window", "runs on"], body)
+
+
 # ---- a cyclic game for the repetition page ----------------------------------------------
 
 
@@ -217,7 +227,7 @@ def d_repetition(name: str) -> str:
 
 DIRECTIVES: dict[str, Callable[..., str]] = {
     "tree": d_tree, "text": d_text, "compare": d_compare, "depths": d_depths,
-    "plot": d_plot, "solve": d_solve, "repetition": d_repetition,
+    "plot": d_plot, "solve": d_solve, "repetition": d_repetition, "algorithms": d_algorithms,
 }
 
 

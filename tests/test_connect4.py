@@ -288,7 +288,7 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
         for text in ["2252576253462244111563365343671351441", "4455", "4x4:1234312",
                      "1212121", "44455554221", "7422341735647741166133573473242566"]:
             game = from_position("connect4", text)
-            module = build("sakiyomi.compiled.connect4",
+            module = build("sakiyomi.games.connect4.kernels",
                            {"WIDTH": game.width, "HEIGHT": game.height})
             search = CompiledSearch(module, config)
             for weak in (False, True):
@@ -335,9 +335,9 @@ def test_python_engine_works_without_numba(capsys: pytest.CaptureFixture[str],
 def test_generated_module_is_cached_by_source_hash(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
-    plain = build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False)
+    plain = build("sakiyomi.games.connect4.kernels", {"WIDTH": 5, "HEIGHT": 4}, compiled=False)
     assert plain.WIDTH == 5 and not list(tmp_path.iterdir())  # plain builds stay in memory
-    assert build("sakiyomi.compiled.connect4", {"WIDTH": 5, "HEIGHT": 4}, compiled=False) \
+    assert build("sakiyomi.games.connect4.kernels", {"WIDTH": 5, "HEIGHT": 4}, compiled=False) \
         is plain
 
 

@@ -38,6 +38,7 @@ from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import analyze, multipv, solve
+from tests.test_othello_solver import random_position
 
 BEGIN_HARD = "5455221"  # not solved in a fraction of a second by either engine
 
@@ -46,10 +47,9 @@ C4_CONFIGS = [
     SearchConfig(),  # killers and history on, zero-first bisection, 2**18 slots
     SearchConfig(tt_capacity=1 << 8, pvs=False, ordering=False),  # replacement, plain αβ
 ]
-OTHELLO_CONFIGS = [  # Othello's own hooks off: the Python Searcher has no such hooks yet
-    SearchConfig(killers=False, history=False, tt_capacity=1 << 16, leaf_solver=False,
-                 cutoff=False),
-    SearchConfig(tt_capacity=1 << 10, leaf_solver=False, cutoff=False),
+OTHELLO_CONFIGS = [  # the game's subtree hooks (last-empties solver, stability) on and off
+    SearchConfig(killers=False, history=False, tt_capacity=1 << 16),
+    SearchConfig(tt_capacity=1 << 10, cutoff=False),
     SearchConfig(tt=False, leaf_solver=False, cutoff=False),
 ]
 
@@ -61,13 +61,7 @@ def counters(engine: Engine[Any]) -> tuple[int, ...]:
 
 
 def othello_position(seed: int, empties: int) -> Othello:
-    rng = random.Random(seed)
-    while True:
-        game = Othello()
-        while game.empties() > empties and game.legal_moves():
-            game.play(rng.choice(list(game.legal_moves())))
-        if game.empties() == empties and game.legal_moves():
-            return game
+    return random_position(random.Random(seed), empties)
 
 
 Driver = Callable[[Engine[Any]], object]
@@ -107,10 +101,11 @@ def test_every_driver_agrees_on_connect4(driver: str, config: int) -> None:
 
 
 @pytest.mark.parametrize("driver", list(DRIVERS))
-@pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)), ids=["solver", "small", "no-tt"])
+@pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)),
+                         ids=["hooks", "small-solver-only", "no-tt-no-hooks"])
 def test_every_driver_agrees_on_othello(driver: str, config: int) -> None:
-    for seed in (1, 2):
-        both(othello_position(seed, 7), OTHELLO_CONFIGS[config], DRIVERS[driver])
+    for seed, empties in ((1, 7), (2, 11)):
+        both(othello_position(seed, empties), OTHELLO_CONFIGS[config], DRIVERS[driver])
 
 
 def test_engine_choice() -> None:
@@ -187,9 +182,11 @@ def test_session_keeps_one_table_across_positions() -> None:
     game = load("connect4", "4453")
     first = session.engine(game.copy())
     run(first, Limits(depth=8))
-    game.play(first.pv[0])
+    cold = first.stats.nodes
     second = session.engine(game.copy())
-    assert second is first and second.hashfull() > 0  # the compiled engine is reused
+    assert second is first  # the compiled engine (and its table) is reused
+    run(second, Limits(depth=8))
+    assert second.stats.nodes - cold < cold / 2  # the kept table answers most of it
     python = EngineSession(engine="python")
     a = python.engine(load("tictactoe", "start"))
     run(a, Limits(depth=4))

@@ -15,7 +15,11 @@ from sakiyomi.games import GAMES, load
 from sakiyomi.games.nim import Bones, Nim
 from sakiyomi.games.tictactoe import TicTacToe, from_position
 from sakiyomi.search import textbook
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits
+from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import analyze, solve
+from sakiyomi.search.validate import CheckedGame
 
 # Positions each registered game's conformance test starts from (a game added to the registry
 # without an entry here fails test_every_registered_game_has_conformance_positions).
@@ -67,6 +71,28 @@ def test_conformance(name: str) -> None:
         assert copy.key() == start_key, "copies must be independent"
         fresh = load(name, position)
         assert fresh.key() == start_key
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_conformance_of_every_answer_under_validation(name: str) -> None:
+    # The validating mode (search.validate) checks what every game method answers: move lists,
+    # integer keys, evaluations inside the heuristic range, undo restoring the position.
+    for position in CONFORMANCE_POSITIONS[name]:
+        try:
+            game = load(name, position)
+        except GameError as exc:
+            pytest.skip(str(exc))
+        if game.outcome() is not None:
+            continue
+        start_key = game.key()
+        depth = 2 if name in ("chess", "shogi", "othello") else 4
+        plain = run(Searcher(game, SearchConfig()), Limits(depth=depth))
+        checked = run(Searcher(game, SearchConfig(validate=True)), Limits(depth=depth))
+        assert (checked.value, checked.stats.nodes) == (plain.value, plain.stats.nodes)
+        book = textbook.alphabeta(game, depth)
+        watched = CheckedGame(game)
+        assert textbook.alphabeta(watched, depth) == book
+        assert game.key() == start_key
 
 
 def _transposition_check(game: Game[Any], first: list[str], second: list[str]) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sakiyomi.compiled import othello_kernels as k
 from sakiyomi.game import MoveError, Player, PositionError
 from sakiyomi.games import load
 from sakiyomi.games.othello import PASS, Othello, from_position, parse_board, square_name
+from sakiyomi.games.othello import rules as k
 from sakiyomi.search.perft import perft
 
 DATA = Path(__file__).parent / "data" / "othello"

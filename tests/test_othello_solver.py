@@ -13,11 +13,11 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from sakiyomi.compiled.othello_endgame import new_buffer, solve_ordered
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
+from sakiyomi.games.othello.endgame import new_buffer, solve_ordered
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -151,8 +151,9 @@ def test_python_searcher_and_template_visit_the_same_nodes() -> None:
     no table, so keys play no part): equal values and equal node counts.
     """
     rng = random.Random(4)
-    config = SearchConfig(tt=False, killers=False, history=False)
-    compiled = searcher(config, leaf_solver=False, cutoff=False)
+    config = SearchConfig(tt=False, killers=False, history=False, leaf_solver=False,
+                          cutoff=False)
+    compiled = searcher(config)
     for empties in (6, 7, 8, 9):
         game = random_position(rng, empties)
         python = solve(game, config)

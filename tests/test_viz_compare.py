@@ -74,9 +74,13 @@ def test_progress_is_silent_off_a_terminal(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_progress_lines_when_enabled(capsys: pytest.CaptureFixture[str]) -> None:
+    class Live:
+        stats = SearchStats(nodes=2048)
+
     with Watch(True, move_text=lambda m: f"m{m}") as watch:
         assert not watch.signal().should_stop(2048)
-        assert watch.nodes == 2048
+        watch.follow(Live())
+        assert "2,048 nodes" in str(watch._status())  # the live count of the followed engine
         watch.on_info(SearchInfo(3, 7, (1, 2), SearchStats(nodes=5000), 0.5))
     out = capsys.readouterr().out
     assert "depth   3" in out and "pv m1 m2" in out and "5,000" in out

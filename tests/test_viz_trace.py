@@ -6,20 +6,20 @@ import pytest
 
 from sakiyomi.games.tictactoe import TicTacToe
 from sakiyomi.games.tree import Tree, TreeGame, negamax_value, random_tree
+from sakiyomi.search.algorithms import NAMES, get
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.viz.runs import ALGORITHMS, run_algorithm, view_of
 from sakiyomi.viz.trace import TraceCapError, TreeRecorder
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("algorithm", NAMES)
 @pytest.mark.parametrize("seed", range(4))
 def test_recorder_sees_every_counted_node(algorithm: str, seed: int) -> None:
     tree = random_tree(3, 4, seed, ragged=True)
     game = TreeGame(tree)
-    recorder = TreeRecorder(game, view=view_of(algorithm))
-    result = run_algorithm(game, algorithm, None, recorder)
+    recorder = TreeRecorder(game, view=get(algorithm).form)
+    result = get(algorithm).run(game, None, recorder)
     assert recorder.nodes == result.nodes
     assert sum(root.count() for root in recorder.roots) == result.nodes
     expected = negamax_value(tree)
@@ -44,7 +44,7 @@ def test_pruned_moves_are_the_unsearched_siblings() -> None:
     tree = random_tree(4, 4, 5)
     game = TreeGame(tree)
     recorder = TreeRecorder(game)
-    run_algorithm(game, "alphabeta", None, recorder)
+    get("alphabeta").run(game, None, recorder)
     cuts = [n for n in recorder.last_root.walk() if n.cut is not None]
     assert cuts
     for node in cuts:
@@ -60,7 +60,7 @@ def test_pruned_subtrees_show_the_real_leaves() -> None:
     tree: Tree = [[[40, 55], [60, 20]], [[70, 80], [65, 50]]]
     game = TreeGame(tree, first_player_leaves=True)
     recorder = TreeRecorder(game, view="minmax")
-    run_algorithm(game, "alphabeta-minmax", None, recorder)
+    get("alphabeta-minmax").run(game, None, recorder)
     pruned = [n for n in recorder.last_root.walk() if n.pruned]
     assert [(n.move, n.value) for n in pruned] == [(1, 20)]
 
@@ -69,13 +69,13 @@ def test_node_cap_stops_with_a_clear_message() -> None:
     game = TicTacToe()
     recorder = TreeRecorder(game, cap=50)
     with pytest.raises(TraceCapError, match="more than 50 nodes"):
-        run_algorithm(game, "minimax", 3, recorder)
+        get("minimax").run(game, 3, recorder)
 
 
 def test_pruned_budget_limits_drawn_pruned_positions() -> None:
     game = TicTacToe()
     recorder = TreeRecorder(game, pruned_budget=30)
-    run_algorithm(game, "alphabeta", 4, recorder)
+    get("alphabeta").run(game, 4, recorder)
     # The skipped moves themselves are always kept; their subtrees only within the budget.
     below = sum(1 for r in recorder.roots for n in r.walk() if n.pruned
                 for c in n.children)

@@ -20,14 +20,9 @@ from sakiyomi.game import Game, GameError, GameUnits, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
-from sakiyomi.search import textbook
+from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
-
-ALGORITHMS = (
-    "minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax", "alphabeta-hard",
-    "alphabeta", "negascout", "and-or", "mtdf", "pvs",
-)
 
 
 class UsageError(Exception):
@@ -68,29 +63,14 @@ def _watch(as_json: bool, game: Game[Any], label: str) -> Any:
 # ---- search ------------------------------------------------------------------------------
 
 
-def _textbook(game: Game[Any], algorithm: str, depth: int) -> textbook.TextbookResult[Any]:
-    position = game.copy()
-    runners: dict[str, Callable[[], textbook.TextbookResult[Any]]] = {
-        "minimax": lambda: textbook.minimax(position, depth),
-        "negamax": lambda: textbook.negamax(position, depth),
-        "alphabeta-minmax-hard": lambda: textbook.alphabeta_minmax(
-            position, depth, fail_soft=False),
-        "alphabeta-minmax": lambda: textbook.alphabeta_minmax(position, depth),
-        "alphabeta-hard": lambda: textbook.alphabeta(position, depth, fail_soft=False),
-        "alphabeta": lambda: textbook.alphabeta(position, depth),
-        "negascout": lambda: textbook.negascout(position, depth),
-        "and-or": lambda: textbook.and_or(position, depth),
-    }
-    return runners[algorithm]()
-
-
 def cmd_search(args: argparse.Namespace) -> int:
     """Search one position with the chosen algorithm and print value, move, PV and counts."""
     game = load(args.game, args.position)
     if game.outcome() is not None:
         raise GameError("the position is already finished: there is nothing to search")
     start = time.perf_counter()
-    if args.algorithm in ("pvs", "mtdf"):
+    algorithm = algorithms.get(args.algorithm)
+    if algorithm.searcher_based:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
@@ -105,12 +85,13 @@ def cmd_search(args: argparse.Namespace) -> int:
         stats["nps"] = round(result.nps)
     else:
         if args.nodes is not None or args.time is not None:
-            raise UsageError(f"--nodes/--time need --algorithm pvs or mtdf, not {args.algorithm}")
+            driven = " or ".join(a.name for a in algorithms.SEARCHER_BASED)
+            raise UsageError(f"--nodes/--time need --algorithm {driven}, not {args.algorithm}")
         depth = args.depth if args.depth is not None else MAX_PLY - 1
-        tb = _textbook(game, args.algorithm, depth)
+        tb = algorithm.run(game.copy(), depth)
         value, pv, nodes, leaves = tb.value, tb.pv, tb.nodes, tb.leaves
         best = pv[0] if pv else None
-        stats = {"nodes": nodes, "leaves": leaves, "interior": tb.interior}
+        stats = {"nodes": nodes, "leaves": leaves, "interior": nodes - leaves}
     seconds = time.perf_counter() - start
     pv_text = _moves_text(game, pv)
     best_text = game.move_to_text(best) if best is not None else None
@@ -339,7 +320,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("search", help="search a position with one algorithm")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="pvs")
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
     p.add_argument("--depth", type=_positive_int)
     p.add_argument("--nodes", type=_positive_int)
     p.add_argument("--time", type=_seconds)
@@ -398,7 +379,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
     p.add_argument("game", choices=games)
     p.add_argument("position")
-    p.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
     p.add_argument("--depth", type=_positive_int)
     p.add_argument("--format", choices=("svg", "dot", "text"))
     p.add_argument("-o", "--output")
@@ -418,6 +399,14 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
 
+    p = sub.add_parser("bench", help="fixed positions to a fixed depth: nodes, time and the "
+                       "node signature")
+    p.add_argument("--depth", type=_positive_int, default=4,
+                   help="plies (plus each position's own extra; default 4, CI uses 2)")
+    p.add_argument("--engine", choices=ENGINES, default="auto")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=lazy("sakiyomi.benchmark:cmd_bench"))
+
     # Further commands (each added by its feature; runners imported lazily):
     # p = sub.add_parser("uci", help="..."); p.set_defaults(run=lazy("sakiyomi.protocols.uci:run"))
     p = sub.add_parser("uci", help="chess engine speaking UCI on stdin/stdout")
@@ -425,6 +414,17 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
     p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
+
+    p = sub.add_parser("serve", help="the web app: play every game and watch the search")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="longest search one request may run")
+    p.add_argument("--max-searches", type=_positive_int, default=2,
+                   help="searches that may run at once")
+    p.set_defaults(run=lazy("sakiyomi.web.server:run"))
 
     from sakiyomi.parallel.commands import register as register_book
 

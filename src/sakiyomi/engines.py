@@ -37,7 +37,7 @@ from sakiyomi.game import (
     capable,
 )
 from sakiyomi.score import INF
-from sakiyomi.search.drivers import run
+from sakiyomi.search import algorithms
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
@@ -229,7 +229,12 @@ class CompiledEngine:
             self._raw = raw
             self._state = self._make_state(*raw)
         mem = self._mem
-        value: int = self._root(self._state, depth, alpha, beta, 0, mem, self._tt)
+        root = self._root
+        if root is None:  # the first call compiles (or loads) through numba's dispatcher
+            value = self._search.search(self._state, depth, alpha, beta)
+            self._root = self._search.entry_point()
+        else:
+            value = root(self._state, depth, alpha, beta, 0, mem, self._tt)
         if mem[self._aborted]:
             raise SearchAborted
         return value
@@ -320,20 +325,22 @@ def _configured(game: Game[Any], tt: bool) -> SearchConfig:
 
 def search_position(
     game: Game[M], limits: Limits, *, algorithm: str = "pvs", engine: str = "auto",
-    tt: bool = True, stop: StopSignal | None = None, soft_time: float | None = None,
+    tt: bool = True, stop: StopSignal | None = None,
     on_info: Callable[[SearchInfo[M]], object] | None = None, observe: Observer | None = None,
 ) -> SearchResult[M]:
-    """Iterative deepening (``algorithm`` "pvs": aspiration-free PVS; "mtdf": MTD(f)) on a copy
-    of ``game`` within ``limits``; the same settings on either engine.  ``observe`` sees the
-    engine once it is made (live progress reads its counters).  Without ``stop``, the clock
-    of ``limits`` starts once the engine is ready (after any compilation).
+    """The driver of a registry ``algorithm`` that runs on an engine ("pvs", "mtdf", …) on a
+    copy of ``game`` within ``limits``; the same settings on either engine.  ``observe`` sees
+    the engine once it is made (live progress reads its counters).  Without ``stop``, the
+    clock of ``limits`` starts once the engine is ready (after any compilation).
     """
+    driver = algorithms.get(algorithm).driver
+    if driver is None:
+        raise GameError(f"algorithm {algorithm!r} is not run on an engine: use its textbook run")
     searcher = engine_for(game.copy(), _configured(game, tt), engine=engine)
     searcher.stop = stop if stop is not None else StopSignal.from_limits(limits)
     if observe is not None:
         observe(searcher)
-    result = run(searcher, limits, use_mtdf=algorithm == "mtdf", on_info=on_info,
-                 soft_time=soft_time)
+    result = driver(searcher, limits, cast(Any, on_info))
     return _tagged(result, searcher)
 
 

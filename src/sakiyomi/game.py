@@ -207,6 +207,26 @@ class SolverSettings(Protocol):
 
 
 @runtime_checkable
+class SubtreeHooks(Protocol):
+    """Exact knowledge of small subtrees that a game's kernels offer (Othello's last-empties
+    solver and stability cut-off), used below the root by both engines under the
+    ``SearchConfig`` switches ``leaf_solver`` and ``cutoff`` (the compiled template's
+    ``k_leaf_solve``/``k_cutoff`` hooks, so both engines visit the same nodes).
+    """
+
+    def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+        """(solved, fail-soft value, nodes, leaves): the exact value when the subtree is small
+        and ``depth`` reaches its end anyway, with the nodes and leaves visited below this one
+        (this node counted by the caller); (False, 0, 0, 0) otherwise.
+        """
+        ...
+
+    def proven_bound(self, alpha: int, beta: int) -> tuple[bool, int]:
+        """(True, bound) when a bound proved without search fails outside (alpha, beta)."""
+        ...
+
+
+@runtime_checkable
 class KernelGame(Protocol):
     """A game whose rules are kernels in ``sakiyomi.compiled`` (moves are ints), so the
     compiled search template can run it (DESIGN.md §5).

@@ -12,7 +12,7 @@ exact / weak solving, analyze) is the shared Python one, run through
 Not in the template: quiescence, repetition checks and presort (kernel games are acyclic and
 have no noisy moves); a game that needs them stays on the Python Searcher.
 
-**How a game supplies its kernels.**  A kernel module (e.g. ``sakiyomi.compiled.connect4``)
+**How a game supplies its kernels.**  A kernel module (e.g. ``sakiyomi.games.connect4.kernels``)
 is ordinary Python whose text below the line ``# ---- KERNELS`` defines, in terms of the
 header names ``U`` (word constructor: ``numpy.uint64`` here, ``int`` in Python) and ``kernel``
 (the decorator: ``numba.njit(cache=True)`` here):
@@ -521,7 +521,7 @@ def build(module_name: str, params: dict[str, int], compiled: bool = True) -> ty
         module = _built.get(cache_key)
         if module is not None:
             return module
-        stem = module_name.rsplit(".", 1)[-1]
+        stem = module_name.removeprefix("sakiyomi.").replace(".", "_")  # games_othello_kernels
         name = f"sakiyomi_gen_{stem}_{digest}"
         if compiled:
             directory = cache_dir()
@@ -655,12 +655,15 @@ class CompiledSearch:
     def entry_point(self) -> Any:
         """``t_root`` callable without numba's per-call type dispatch (about half the cost of
         a call): the compiled overload itself once there is exactly one (the root search is
-        always called with the same argument types), else the dispatcher.
+        always called with the same argument types); None while nothing is compiled yet (call
+        ``search`` once first); a plain wrapper when numba's JIT is off.
         """
         root = self._root
         overloads = getattr(root, "overloads", None)
         if overloads is not None and len(overloads) == 1:
             return next(iter(overloads.values())).entry_point
+        if overloads is not None and not overloads:
+            return None
 
         def plain(*args: Any) -> int:  # the dispatcher, or plain Python (NUMBA_DISABLE_JIT)
             return int(root(*args))

@@ -5,6 +5,10 @@ calls ``Searcher.search`` with the window and depth it needs (DESIGN.md §1.1).
 
 Fail-soft contract of ``search(depth, alpha, beta)`` with true value ``t`` (of the depth-limited
 tree): ``v <= alpha`` ⇒ ``t <= v``; ``v >= beta`` ⇒ ``t >= v``; otherwise ``v == t``.
+
+Whatever is raised below a move (a stop, a game method's exception) takes that move back on
+its way up (``search.errors``), so the caller's game is always back at the root; a game
+method's exception arrives as a ``GameMethodError`` naming the method and the line.
 """
 
 from __future__ import annotations
@@ -21,16 +25,20 @@ from sakiyomi.game import (
     NullMove,
     RepetitionRules,
     SearchShortcuts,
+    SubtreeHooks,
     TacticalMoves,
+    capable,
     is_acyclic,
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
 from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, to_tt
+from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.search.validate import CheckedGame
 from sakiyomi.tt import Bound, TranspositionTable
 
 M = TypeVar("M", bound=Hashable)
@@ -53,7 +61,8 @@ class SearchConfig:
     presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
     quiescence: bool = True
     repetition: bool = True
-    check_every: int = 1024  # nodes between polls of the stop signal
+    check_every: int = 64  # nodes between polls of the stop signal (a poll costs ~0.3 µs)
+    validate: bool = False  # check every answer of the game's methods (search.validate)
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
@@ -87,6 +96,8 @@ class Searcher(Generic[M]):
         stop: StopSignal | None = None,
         history: Iterable[int] = (),
     ) -> None:
+        if config.validate:
+            game = CheckedGame(game)
         self.game = game
         self.config = config
         self.tracer = tracer
@@ -118,14 +129,17 @@ class Searcher(Generic[M]):
         self._lmr = config.lmr and config.pvs and self._tactical is not None
         self._futility = config.futility and self._tactical is not None
         self._selective = self._extend or self._lmr or self._futility
+        self._pruning = self._nuller is not None or self._futility
         self._needs_check = self._selective or self._nuller is not None
         self._root_depth = 0
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
+        self._cyclic = self._path_check or self._rules is not None
+        hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)
+        self._hooks = cast(SubtreeHooks, game) if hooked else None
         self._history_keys = tuple(history)
         self._path = PathHistory(self._history_keys)
         self._pv: list[tuple[M, ...]] = [cast(tuple[M, ...], _EMPTY)] * (MAX_PLY + 2)
         self._next_poll = config.check_every
-        self._ply = 0
         self.root_best_move: M | None = None
         self.hit_horizon = False  # did the last search stop anywhere on its depth limit?
 
@@ -148,38 +162,55 @@ class Searcher(Generic[M]):
     def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
         """Search the root to ``depth`` plies inside (alpha, beta); fail-soft (see module doc).
 
-        Raises SearchAborted if the stop signal fires; the game is then restored to the root.
+        Raises SearchAborted if the stop signal fires, GameMethodError if a game method fails
+        (search.errors); either way the game is back at the root.
         """
         self.root_best_move = None
         self.hit_horizon = False
-        self._ply = 0
         self._root_depth = depth
         self._next_poll = self.stats.nodes + self.config.check_every
         try:
             return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
-        except SearchAborted:
-            for _ in range(self._ply):
-                self.game.undo()
+        except BaseException as exc:  # the moves below the root are already taken back
             self._path = PathHistory(self._history_keys)
-            raise
+            raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
 
     # ---- the node search ----------------------------------------------------------------
 
-    def _poll(self, ply: int) -> None:
+    def _poll(self) -> None:
         """Check the stop signal (every ``check_every`` nodes)."""
         self._next_poll = self.stats.nodes + self.config.check_every
         if self.stop.should_stop(self.stats.nodes):
-            self._ply = ply
             raise SearchAborted
 
+    def _hooked(self, hooks: SubtreeHooks, depth: int, alpha: int, beta: int) -> int | None:
+        """Step 1a: the game's subtree solver, then its proven bound (the template's
+        ``k_leaf_solve`` and ``k_cutoff`` order and node accounting); None if neither applies.
+        """
+        if self.config.leaf_solver:
+            solved, value, nodes, leaves = hooks.solve_subtree(depth, alpha, beta)
+            if solved:
+                self.stats.nodes += nodes
+                self.stats.leaves += leaves
+                return value
+        if self.config.cutoff:
+            cut, value = hooks.proven_bound(alpha, beta)
+            if cut:
+                self.stats.leaves += 1
+                return value
+        return None
+
     def _search(self, depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
+        """One node, fail-soft: 1 finished game or repetition, 1b game shortcuts, 2 table,
+        3 horizon, 3b selective pruning, 4 move ordering, 5 children (PVS), 6 store.
+        """
         game = self.game
         stats = self.stats
         tracer = self.tracer
         tracing = tracer.enabled
         stats.nodes += 1
         if stats.nodes >= self._next_poll:
-            self._poll(ply)
+            self._poll()
         if ply > stats.seldepth:
             stats.seldepth = ply
         self._pv[ply] = cast(tuple[M, ...], _EMPTY)
@@ -194,11 +225,17 @@ class Searcher(Generic[M]):
             if tracing:
                 tracer.leave(ply, value, Bound.EXACT)
             return value
+        # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small subtree,
+        # or a bound proved without search.
+        if self._hooks is not None and ply > 0:
+            hooked = self._hooked(self._hooks, depth, alpha, beta)
+            if hooked is not None:
+                if tracing:
+                    tracer.leave(ply, hooked, Bound.EXACT)
+                return hooked
         key = game.key()
-        if ply > 0 and (self._path_check or self._rules is not None):
-            rep = self._rules.repetition_value(ply) if self._rules is not None else (
-                0 if key in self._path else None
-            )
+        if ply > 0 and self._cyclic:
+            rep = self._repetition(ply, key)
             if rep is not None:
                 stats.leaves += 1
                 self.hit_horizon = True  # path-dependent: never stored as solved
@@ -234,11 +271,8 @@ class Searcher(Generic[M]):
                 if ply > 0 and entry.depth >= depth and not pv_node:
                     value = from_tt(entry.value, ply)
                     bound = entry.bound
-                    if (
-                        bound == Bound.EXACT
-                        or (bound == Bound.LOWER and value >= beta)
-                        or (bound == Bound.UPPER and value <= alpha)
-                    ):
+                    if bound == Bound.EXACT or (
+                            value >= beta if bound == Bound.LOWER else value <= alpha):
                         stats.tt_cutoffs += 1
                         if entry.depth < SOLVED:
                             self.hit_horizon = True  # the stored value rests on a horizon
@@ -256,25 +290,16 @@ class Searcher(Generic[M]):
                 tracer.leave(ply, value, Bound.EXACT)
             return value
 
-        # 3b. Selective search at non-PV nodes: null move, then futility (config switches).
-        # (pv_node: the caller's window, set in step 1b.)
+        # 3b. Selective search at non-PV nodes, off unless switched on: null move, futility.
         in_check = self._checks.in_check() if self._needs_check and self._checks else False
-        futile_value: int | None = None
-        if not pv_node and not in_check and ply > 0:
-            nuller = self._nuller
-            if (nuller is not None and via is not None and depth >= self.config.null_move_min_depth
-                    and beta < INF and not is_decisive(beta) and game.evaluate() >= beta
-                    and nuller.null_move_ok()):
-                value = self._null_search(nuller, depth, beta, ply, key)
-                if value >= beta:
-                    if tracing:
-                        tracer.leave(ply, value, Bound.LOWER)
-                    return value
-            margins = self.config.futility_margins
-            if self._futility and depth < len(margins) and not is_decisive(alpha):
-                static = game.evaluate() + margins[depth]
-                if static <= alpha:
-                    futile_value = static
+        futile: int | None = None
+        if self._pruning and not pv_node and not in_check and ply > 0:
+            cut = self._null_move_cut(depth, beta, ply, key, via)
+            if cut is not None:
+                if tracing:
+                    tracer.leave(ply, cut, Bound.LOWER)
+                return cut
+            futile = self._futile_value(depth, alpha)
 
         # 4. Move ordering.
         moves = game.legal_moves() if shortcuts is None else shortcuts.search_moves()
@@ -296,38 +321,24 @@ class Searcher(Generic[M]):
         for i, move in enumerate(moves):
             new_depth = depth - 1
             reduction = 0
-            quiet = False
-            if self._selective:
-                assert self._checks is not None
-                quiet = self._tactical is not None and not self._tactical.is_tactical(move)
-            game.play(move)
-            if self._selective:
-                assert self._checks is not None
-                gives_check = self._checks.in_check()
-                if gives_check and self._extend and ply < 2 * self._root_depth:
-                    new_depth += 1
-                elif quiet and not gives_check and i > 0:
-                    if futile_value is not None:  # cannot reach alpha: skip, bound the value
-                        game.undo()
-                        self.hit_horizon = True
-                        if futile_value > best:
-                            best = futile_value
-                        continue
-                    if (self._lmr and not in_check and i >= self.config.lmr_min_moves
-                            and depth >= self.config.lmr_min_depth
-                            and move not in self.orderer.killers[ply]):
-                        reduction = 1 if i < 8 or depth < 6 else 2
-            if i == 0 or not pvs:
-                value = -self._search(new_depth, -beta, -a, ply + 1, move)
+            if self._selective:  # extensions and reductions; plays the move unless futile
+                plan = self._play_selective(move, i, depth, ply, in_check, futile)
+                if plan is None:
+                    if futile is not None and futile > best:  # cannot reach alpha: a bound
+                        best = futile
+                    continue
+                new_depth, reduction = plan
             else:
-                value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
-                if reduction and value > a:
-                    value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
-                if a < value < beta:
-                    stats.researches += 1
-                    if tracing:
-                        tracer.research(ply + 1, move)
+                game.play(move)
+            try:
+                if i == 0 or not pvs:
                     value = -self._search(new_depth, -beta, -a, ply + 1, move)
+                else:  # a null-window scout; one that fails high may need verifying
+                    value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                    if value > a and (reduction or value < beta):
+                        value = self._research(move, new_depth, reduction, value, a, beta, ply)
+            except BaseException as exc:  # take the move back, name it in the error
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
             if value > best:
                 best = value
@@ -337,7 +348,7 @@ class Searcher(Generic[M]):
                 if value > a:
                     a = value
                     self._pv[ply] = (move, *self._pv[ply + 1])
-                    if value >= beta:
+                    if value >= beta:  # cut: counters, killers, history, pruned moves
                         stats.cutoffs += 1
                         if i == 0:
                             stats.first_move_cutoffs += 1
@@ -361,28 +372,105 @@ class Searcher(Generic[M]):
             tracer.leave(ply, best, bound)
         return best
 
-    def _null_search(self, nuller: NullMove, depth: int, beta: int, ply: int, key: int) -> int:
-        """Null-move probe: the opponent moves twice, searched R plies shallower with a null
-        window at beta.  A fail high is returned as a lower bound (mate scores are not trusted
-        through a pass) and stored in the TT.
+    # ---- helpers of the node search, called only where their case arises ------------------
+
+    def _research(self, move: M, depth: int, reduction: int, value: int, a: int, beta: int,
+                  ply: int) -> int:
+        """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at full
+        depth, and a value inside the window is searched again with the window (PVS), so that
+        it is exact and its PV complete.
         """
+        if reduction:
+            value = -self._search(depth, -a - 1, -a, ply + 1, move)
+        if a < value < beta:
+            self.stats.researches += 1
+            if self.tracer.enabled:
+                self.tracer.research(ply + 1, move)
+            value = -self._search(depth, -beta, -a, ply + 1, move)
+        return value
+
+    def _repetition(self, ply: int, key: int) -> int | None:
+        """The value of a position decided by repetition (the game's own rules, or a repeat
+        of a position on the current path: a draw), else None.  Only for cyclic games.
+        """
+        if self._rules is not None:
+            return self._rules.repetition_value(ply)
+        return 0 if key in self._path else None
+
+    # ---- selective search (chess-style; each behind a SearchConfig switch) -----------------
+
+    def _null_move_cut(self, depth: int, beta: int, ply: int, key: int, via: M | None
+                       ) -> int | None:
+        """Null move: let the opponent move twice, searched R plies shallower with a null
+        window at beta; a fail high is returned (None: no cut).  Tried only after a real move,
+        deep enough, against a finite non-mate beta, when the static value already reaches it.
+        A fail high is a lower bound (mate scores are not trusted through a pass), stored.
+        """
+        nuller = self._nuller
+        game = self.game
+        if (nuller is None or via is None or depth < self.config.null_move_min_depth
+                or beta >= INF or is_decisive(beta) or game.evaluate() < beta
+                or not nuller.null_move_ok()):
+            return None
         reduction = self.config.null_move_reduction + (1 if depth >= 7 else 0)
         if self._path_check:
             self._path.push(key)
         nuller.play_null()
         outer_horizon = self.hit_horizon
-        value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+        try:
+            value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+        except BaseException as exc:
+            raise unwind(exc, NULL_MOVE, game, nuller.undo_null)  # noqa: B904 (unwind sets the cause)
         nuller.undo_null()
         if self._path_check:
             self._path.pop(key)
         self.hit_horizon = outer_horizon
-        if value >= beta:
-            self.hit_horizon = True  # a pass is not a move: never store this as solved
-            if is_win(value):
-                value = beta
-            if self.tt is not None:
-                self.tt.store(key, depth, to_tt(value, ply), Bound.LOWER, None)
+        if value < beta:
+            return None
+        self.hit_horizon = True  # a pass is not a move: never store this as solved
+        if is_win(value):
+            value = beta
+        if self.tt is not None:
+            self.tt.store(key, depth, to_tt(value, ply), Bound.LOWER, None)
         return value
+
+    def _futile_value(self, depth: int, alpha: int) -> int | None:
+        """Futility: the static value plus the margin for ``depth`` when even that cannot
+        reach alpha (quiet moves are then skipped with it as their bound), else None.
+        """
+        margins = self.config.futility_margins
+        if not self._futility or depth >= len(margins) or is_decisive(alpha):
+            return None
+        static = self.game.evaluate() + margins[depth]
+        return static if static <= alpha else None
+
+    def _play_selective(self, move: M, i: int, depth: int, ply: int, in_check: bool,
+                        futile: int | None) -> tuple[int, int] | None:
+        """Play ``move`` and return (child depth, reduction): a move that gives check is
+        extended a ply (up to twice the root depth); a late quiet move is reduced (LMR) or,
+        at a futile node, skipped: then it is taken back and None returned.
+        """
+        checks = self._checks
+        assert checks is not None
+        quiet = self._tactical is not None and not self._tactical.is_tactical(move)
+        self.game.play(move)
+        try:
+            gives_check = checks.in_check()
+        except BaseException as exc:
+            raise unwind(exc, move, self.game, self.game.undo)  # noqa: B904 (unwind sets the cause)
+        if gives_check and self._extend and ply < 2 * self._root_depth:
+            return depth, 0
+        if not quiet or gives_check or i == 0:
+            return depth - 1, 0
+        if futile is not None:
+            self.game.undo()
+            self.hit_horizon = True
+            return None
+        if (self._lmr and not in_check and i >= self.config.lmr_min_moves
+                and depth >= self.config.lmr_min_depth
+                and move not in self.orderer.killers[ply]):
+            return depth - 1, 1 if i < 8 or depth < 6 else 2
+        return depth - 1, 0
 
     def _presort(self, moves: list[M], tt_move: M | None, ply: int, key: int) -> list[M]:
         """Seed 003: a shallow full-window search of every move, then sort by its values."""
@@ -393,7 +481,10 @@ class Searcher(Generic[M]):
         values: dict[int, int] = {}
         for i, move in enumerate(moves):
             game.play(move)
-            values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
+            try:
+                values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
+            except BaseException as exc:
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
         if self._path_check:
             self._path.pop(key)
@@ -417,17 +508,20 @@ class Searcher(Generic[M]):
             moves = self.orderer.order(moves, None, ply)
         for move in moves:
             game.play(move)
-            stats.nodes += 1
-            stats.qnodes += 1
-            if stats.nodes >= self._next_poll:
-                self._poll(ply + 1)
-            if ply + 1 > stats.seldepth:
-                stats.seldepth = ply + 1
-            outcome = game.outcome()
-            if outcome is not None:
-                value = -self._score_terminal(outcome, ply + 1)
-            else:
-                value = -self._quiesce(-beta, -alpha, ply + 1)
+            try:
+                stats.nodes += 1
+                stats.qnodes += 1
+                if stats.nodes >= self._next_poll:
+                    self._poll()
+                if ply + 1 > stats.seldepth:
+                    stats.seldepth = ply + 1
+                outcome = game.outcome()
+                if outcome is not None:
+                    value = -self._score_terminal(outcome, ply + 1)
+                else:
+                    value = -self._quiesce(-beta, -alpha, ply + 1)
+            except BaseException as exc:
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
             if value > best:
                 best = value

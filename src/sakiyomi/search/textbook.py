@@ -1,6 +1,7 @@
 """The source documents' algorithms, each small and readable: the test oracles.
 
-Every function searches ``game`` (restoring it) to ``depth`` plies and returns a
+Every function searches ``game`` (restoring it, also when a game method raises: the error is a
+``GameMethodError`` naming the method and the line) to ``depth`` plies and returns a
 ``TextbookResult``: the value from the point of view of the side to move at the root, the
 principal variation, and the node counts of DESIGN.md §4 (nodes = every position visited,
 root included; leaves = positions scored without expanding them).
@@ -8,17 +9,19 @@ root included; leaves = positions scored without expanding them).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sakiyomi.game import Game, Player
 from sakiyomi.score import INF, MAX_PLY
+from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
 from sakiyomi.tt import Bound
 
 M = TypeVar("M", bound=Hashable)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,22 @@ class _Walk(Generic[M]):
             return self.game.evaluate()
         return None
 
+    def unwound(self, exc: BaseException, move: M) -> BaseException:
+        """Take ``move`` back after ``exc`` came up from below it; the exception to raise one
+        ply up (the rule of ``search.errors``: the caller's game ends back at the root).
+        """
+        return unwind(exc, move, self.game, self.game.undo)
+
+    def root(self, node: Callable[..., tuple[T, tuple[M, ...]]], *args: Any
+             ) -> tuple[T, tuple[M, ...]]:
+        """Search the root with ``node``; a game method's failure comes out as a
+        GameMethodError naming the method and the line (search.errors).
+        """
+        try:
+            return node(*args)
+        except BaseException as exc:
+            raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
+
     def result(self, value: int, pv: tuple[M, ...]) -> TextbookResult[M]:
         """Package the answer."""
         return TextbookResult(value, pv, self.nodes, self.leaves)
@@ -99,7 +118,10 @@ def minimax(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -
             best = -INF
             for move in game.legal_moves():
                 game.play(move)
-                v, sub = node(depth - 1, ply + 1, move)
+                try:
+                    v, sub = node(depth - 1, ply + 1, move)
+                except BaseException as exc:
+                    raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
                 game.undo()
                 if v > best:
                     best, line = v, (move, *sub)
@@ -107,13 +129,16 @@ def minimax(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -
             best = INF
             for move in game.legal_moves():
                 game.play(move)
-                v, sub = node(depth - 1, ply + 1, move)
+                try:
+                    v, sub = node(depth - 1, ply + 1, move)
+                except BaseException as exc:
+                    raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
                 game.undo()
                 if v < best:
                     best, line = v, (move, *sub)
         return walk.leave(ply, best), line
 
-    value, pv = node(depth, 0, None)
+    value, pv = walk.root(node, depth, 0, None)
     return walk.result(value, pv)
 
 
@@ -130,13 +155,16 @@ def negamax(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) -
         line: tuple[M, ...] = ()
         for move in game.legal_moves():
             game.play(move)
-            v, sub = node(depth - 1, ply + 1, move)
+            try:
+                v, sub = node(depth - 1, ply + 1, move)
+            except BaseException as exc:
+                raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
             game.undo()
             if -v > best:
                 best, line = -v, (move, *sub)
         return walk.leave(ply, best), line
 
-    value, pv = node(depth, 0, None)
+    value, pv = walk.root(node, depth, 0, None)
     return walk.result(value, pv)
 
 
@@ -167,7 +195,10 @@ def alphabeta_minmax(
             best = -INF
             for i, move in enumerate(moves):
                 game.play(move)
-                v, sub = node(depth - 1, ply + 1, a, b, move)
+                try:
+                    v, sub = node(depth - 1, ply + 1, a, b, move)
+                except BaseException as exc:
+                    raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
                 game.undo()
                 if v > best:
                     best = v
@@ -181,7 +212,10 @@ def alphabeta_minmax(
             best = INF
             for i, move in enumerate(moves):
                 game.play(move)
-                v, sub = node(depth - 1, ply + 1, a, b, move)
+                try:
+                    v, sub = node(depth - 1, ply + 1, a, b, move)
+                except BaseException as exc:
+                    raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
                 game.undo()
                 if v < best:
                     best = v
@@ -193,7 +227,7 @@ def alphabeta_minmax(
             result = best if fail_soft else b
         return walk.leave(ply, result, a0, b0), line
 
-    value, pv = node(depth, 0, alpha, beta, None)
+    value, pv = walk.root(node, depth, 0, alpha, beta, None)
     return walk.result(value, pv)
 
 
@@ -221,7 +255,10 @@ def alphabeta(
         line: tuple[M, ...] = ()
         for i, move in enumerate(moves):
             game.play(move)
-            v, sub = node(depth - 1, ply + 1, -b, -a, move)
+            try:
+                v, sub = node(depth - 1, ply + 1, -b, -a, move)
+            except BaseException as exc:
+                raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
             game.undo()
             v = -v
             if v > best:
@@ -234,7 +271,7 @@ def alphabeta(
         result = best if fail_soft else a
         return walk.leave(ply, result, alpha0, b), line
 
-    value, pv = node(depth, 0, alpha, beta, None)
+    value, pv = walk.root(node, depth, 0, alpha, beta, None)
     return walk.result(value, pv)
 
 
@@ -258,17 +295,20 @@ def negascout(
         line: tuple[M, ...] = ()
         for i, move in enumerate(moves):
             game.play(move)
-            if i == 0:
-                v, sub = node(depth - 1, ply + 1, -b, -a, move)
-                v = -v
-            else:
-                v, sub = node(depth - 1, ply + 1, -a - 1, -a, move)  # scout: is it better?
-                v = -v
-                if a < v < b:  # yes, and inside the window: learn its exact value
-                    if tracer.enabled:
-                        tracer.research(ply + 1, move)
+            try:
+                if i == 0:
                     v, sub = node(depth - 1, ply + 1, -b, -a, move)
                     v = -v
+                else:
+                    v, sub = node(depth - 1, ply + 1, -a - 1, -a, move)  # scout: is it better?
+                    v = -v
+                    if a < v < b:  # yes, and inside the window: learn its exact value
+                        if tracer.enabled:
+                            tracer.research(ply + 1, move)
+                        v, sub = node(depth - 1, ply + 1, -b, -a, move)
+                        v = -v
+            except BaseException as exc:
+                raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
             game.undo()
             if v > best:
                 best = v
@@ -279,7 +319,7 @@ def negascout(
                 break
         return walk.leave(ply, best, alpha0, b), line
 
-    value, pv = node(depth, 0, alpha, beta, None)
+    value, pv = walk.root(node, depth, 0, alpha, beta, None)
     return walk.result(value, pv)
 
 
@@ -307,7 +347,10 @@ def and_or(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) ->
         line: tuple[M, ...] = ()
         for i, move in enumerate(moves):
             game.play(move)
-            won, sub = node(depth - 1, ply + 1, move)
+            try:
+                won, sub = node(depth - 1, ply + 1, move)
+            except BaseException as exc:
+                raise walk.unwound(exc, move)  # noqa: B904 (sets the cause)
             game.undo()
             if is_or and won:  # OR: this move wins
                 walk.cut(ply, "beta", moves, i + 1)
@@ -322,5 +365,5 @@ def and_or(game: Game[M], depth: int = MAX_PLY, tracer: Tracer = NULL_TRACER) ->
         walk.leave(ply, int(not is_or), 0, 1)
         return not is_or, line
 
-    won, pv = node(depth, 0, None)
+    won, pv = walk.root(node, depth, 0, None)
     return walk.result(int(won), pv)

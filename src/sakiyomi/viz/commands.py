@@ -11,10 +11,10 @@ from typing import Any
 from sakiyomi.game import GameError
 from sakiyomi.games import load
 from sakiyomi.score import format_score, is_decisive
+from sakiyomi.search.algorithms import get
 from sakiyomi.viz.compare import compare, compare_depths, format_table
 from sakiyomi.viz.dot import render_dot
 from sakiyomi.viz.picture import DEFAULT_MAX_DRAWN, Picture
-from sakiyomi.viz.runs import SEARCHER_BASED, WINDOWED, run_algorithm, view_of
 from sakiyomi.viz.svg import render_svg
 from sakiyomi.viz.text import render_text
 from sakiyomi.viz.trace import DEFAULT_CAP, DEFAULT_PRUNED_BUDGET, TraceCapError, TreeRecorder
@@ -36,18 +36,17 @@ def trace_picture(
     game = load(game_name, position)
     if game.outcome() is not None:
         raise GameError("the position is already finished: there is no tree to draw")
+    entry = get(algorithm)
     searched = game.copy()
-    recorder = TreeRecorder(searched, view=view_of(algorithm), cap=cap,
-                            pruned_budget=pruned_budget)
+    recorder = TreeRecorder(searched, view=entry.form, cap=cap, pruned_budget=pruned_budget)
     try:
-        result = run_algorithm(searched, algorithm, depth, recorder)
+        result = entry.run(searched, depth, recorder)
     except TraceCapError as exc:
         raise GameError(str(exc)) from None
-    searcher_based = algorithm in SEARCHER_BASED
+    searcher_based = entry.searcher_based
     roots = recorder.final_roots() if searcher_based else [recorder.last_root]
     shown = sum(r.count() for r in roots)
     leaves = sum(1 for r in roots for n in r.walk() if n.searched and not n.children)
-    searcher_based = algorithm in SEARCHER_BASED
     reach = f"depth {result.depth}" if depth is not None or searcher_based else "to the end"
     title = (f"{algorithm} · {reach} · value {format_score(result.value)} · "
              f"{shown} nodes, {leaves} leaves")
@@ -69,7 +68,7 @@ def trace_picture(
     if recorder.pruned_dropped:
         notes.append(f"{recorder.pruned_dropped} pruned positions are not drawn "
                      "(pruned-subtree budget reached).")
-    picture = Picture(roots, view_of(algorithm), title, subtitle, windows=algorithm in WINDOWED,
+    picture = Picture(roots, entry.form, title, subtitle, windows=entry.windowed,
                       notes=notes, pv=result.pv, max_drawn=max_drawn, root_captions=captions)
     if picture.summarised:
         notes.append(f"Large tree: subtrees beyond {max_drawn} drawn nodes are collapsed "

@@ -13,14 +13,13 @@ from typing import Any
 
 from sakiyomi.game import Game
 from sakiyomi.games.tree import TreeGame, sort_best_first, to_first_player_convention
+from sakiyomi.search.algorithms import SEARCHER_BASED, TEXTBOOK, AlgorithmRun, get
 from sakiyomi.search.searcher import SearchConfig
-from sakiyomi.search.tracing import Tracer
-from sakiyomi.viz.runs import CountingTracer, Outcome, run_algorithm
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.viz.runs import CountingTracer
 
-TEXTBOOK = ("minimax", "negamax", "alphabeta-minmax-hard", "alphabeta-minmax",
-            "alphabeta-hard", "alphabeta", "negascout", "and-or")
+# The Searcher without one enhancement at a time (rows "pvs -X"; "pvs" itself comes first).
 VARIANTS: dict[str, SearchConfig] = {
-    "pvs": SearchConfig(),
     "pvs -ordering": SearchConfig(ordering=False),
     "pvs -tt": SearchConfig(tt=False),
     "pvs -pvs": SearchConfig(pvs=False),
@@ -74,18 +73,15 @@ def minimal_leaves(b: float, d: int) -> float:
     return float(b ** ((d + 1) // 2) + b ** (d // 2) - 1)
 
 
-def _timed(game: Game[Any], algorithm: str, depth: int | None, tracer: Tracer | None = None,
-           config: SearchConfig | None = None) -> tuple[Outcome, float]:
+def _timed(game: Game[Any], algorithm: str, depth: int | None, tracer: Tracer = NULL_TRACER,
+           config: SearchConfig | None = None) -> tuple[AlgorithmRun, float]:
     position = game.copy()
     start = time.perf_counter()
-    if tracer is None:
-        result = run_algorithm(position, algorithm, depth, config=config)
-    else:
-        result = run_algorithm(position, algorithm, depth, tracer, config=config)
+    result = get(algorithm).run(position, depth, tracer, config)
     return result, time.perf_counter() - start
 
 
-def _move(game: Game[Any], result: Outcome) -> str | None:
+def _move(game: Game[Any], result: AlgorithmRun) -> str | None:
     return game.move_to_text(result.pv[0]) if result.pv else None
 
 
@@ -99,19 +95,22 @@ def _textbook_row(game: Game[Any], name: str, algorithm: str, depth: int | None,
 
 
 def compare(game: Game[Any], depth: int | None, *, variants: bool = True) -> Report:
-    """Run everything on ``game`` (which is left unchanged) to ``depth`` plies.
+    """Run every registered algorithm on ``game`` (which is left unchanged) to ``depth``
+    plies, then the Searcher variants (``variants``).
 
     The and-or row answers a different question (1: a forced win within the depth, else 0).
+    The first row must be MinMax (it expands everything: the tree's shape is read from it).
     """
     rows: list[Row] = []
     shape = CountingTracer()
-    for algorithm in TEXTBOOK:
-        row, _ = _textbook_row(game, algorithm, algorithm, depth,
-                                     shape if algorithm == "minimax" else None)
+    for entry in TEXTBOOK:
+        row, _ = _textbook_row(game, entry.name, entry.name, depth,
+                               shape if entry.name == "minimax" else None)
         rows.append(row)
-    searchers = VARIANTS if variants else {"pvs": VARIANTS["pvs"]}
-    for name, config in {"mtdf": SearchConfig(), **searchers}.items():
-        algorithm = "mtdf" if name == "mtdf" else "pvs"
+    runs = [(a.name, a.name, SearchConfig()) for a in SEARCHER_BASED]
+    if variants:
+        runs += [(name, "pvs", config) for name, config in VARIANTS.items()]
+    for name, algorithm, config in runs:
         result, seconds = _timed(game, algorithm, depth, config=config)
         stats = result.stats
         assert stats is not None

@@ -7,7 +7,7 @@ Features, each "ours minus theirs" for the side to move:
 * corners — discs on a1, h1, a8, h8;
 * X-squares — discs on b2, g2, b7, g7 while the corner next to them is empty (they give the
   corner away), counted against their owner;
-* stability — discs that can never be flipped (``othello_kernels.stable_discs``);
+* stability — discs that can never be flipped (``rules.stable_discs``);
 * parity — +1 when the number of empty squares is odd (the side to move then expects to play
   the last move), else -1;
 * discs — the plain disc difference.
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sakiyomi.compiled.bits import njit, popcount
-from sakiyomi.compiled.othello_kernels import (
+from sakiyomi.games.othello.rules import (
     CORNERS,
     NOT_A,
     NOT_H,

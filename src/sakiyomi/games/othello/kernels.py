@@ -1,7 +1,7 @@
 """Othello kernels in the form the compiled search template specialises (``template.py``).
 
-The rules themselves live in ``othello_kernels`` (moves, flips, stability, scores), the
-evaluation in ``othello_eval`` and the last-few-empties solver in ``othello_endgame``; below the
+The rules themselves live in ``rules`` (moves, flips, stability, scores), the
+evaluation in ``evaluation`` and the last-few-empties solver in ``endgame``; below the
 ``KERNELS`` marker this module only adapts them to the template's kernel interface, so the
 Python game, the compiled search and the endgame solver share one rule code.
 
@@ -49,18 +49,18 @@ import numpy as _onp  # noqa: E402  (the kernels need uint64 words even in the p
 
 from sakiyomi.compiled.bits import lowest_bit as _lowest_bit  # noqa: E402
 from sakiyomi.compiled.bits import popcount as _popcount  # noqa: E402
-from sakiyomi.compiled.othello_endgame import MOVE_SLOTS as _MOVE_SLOTS  # noqa: E402
-from sakiyomi.compiled.othello_endgame import (  # noqa: E402
+from sakiyomi.games.othello.endgame import MOVE_SLOTS as _MOVE_SLOTS  # noqa: E402
+from sakiyomi.games.othello.endgame import (  # noqa: E402
     STABILITY_MIN_ALPHA as _STAB_MIN_ALPHA,
 )
-from sakiyomi.compiled.othello_endgame import move_hint as _move_hint  # noqa: E402
-from sakiyomi.compiled.othello_endgame import solve_ordered as _solve_ordered  # noqa: E402
-from sakiyomi.compiled.othello_endgame import stability_bound as _stability_bound  # noqa: E402
-from sakiyomi.compiled.othello_eval import evaluate as _evaluate  # noqa: E402
-from sakiyomi.compiled.othello_kernels import final_score as _final_score  # noqa: E402
-from sakiyomi.compiled.othello_kernels import flips as _flips  # noqa: E402
-from sakiyomi.compiled.othello_kernels import legal_moves as _legal_moves  # noqa: E402
-from sakiyomi.compiled.othello_kernels import position_key as _position_key  # noqa: E402
+from sakiyomi.games.othello.endgame import move_hint as _move_hint  # noqa: E402
+from sakiyomi.games.othello.endgame import solve_ordered as _solve_ordered  # noqa: E402
+from sakiyomi.games.othello.endgame import stability_bound as _stability_bound  # noqa: E402
+from sakiyomi.games.othello.evaluation import evaluate as _evaluate  # noqa: E402
+from sakiyomi.games.othello.rules import final_score as _final_score  # noqa: E402
+from sakiyomi.games.othello.rules import flips as _flips  # noqa: E402
+from sakiyomi.games.othello.rules import legal_moves as _legal_moves  # noqa: E402
+from sakiyomi.games.othello.rules import position_key as _position_key  # noqa: E402
 
 MAX_MOVES = 34  # at most 33 legal moves have been seen in Othello
 MOVE_LIMIT = 65  # squares 0-63 and PASS
@@ -107,7 +107,7 @@ def k_outcome(state: Any, ply: Any) -> Any:
 
 @kernel
 def k_key(state: Any) -> Any:
-    """A 64-bit hash of both bitboards (``othello_kernels.position_key``)."""
+    """A 64-bit hash of both bitboards (``rules.position_key``)."""
     return _position_key(state[0], state[1])
 
 
@@ -151,7 +151,7 @@ def k_score_bounds(state: Any) -> Any:
 @kernel
 def k_hint(state: Any, move: Any) -> Any:
     """Fastest-first: fewer replies for the opponent (corners twice), corners, odd regions
-    (``othello_endgame.move_hint``, also the Python game's hint).
+    (``endgame.move_hint``, also the Python game's hint).
     """
     p, o, _ = state
     if FASTEST == 0:
@@ -161,7 +161,7 @@ def k_hint(state: Any, move: Any) -> Any:
 
 @kernel
 def k_evaluate(state: Any) -> Any:
-    """Heuristic final disc difference (``othello_eval``)."""
+    """Heuristic final disc difference (``evaluation``)."""
     return _evaluate(state[0], state[1])
 
 

@@ -1,7 +1,7 @@
 """Connect Four on bitboards, for the Python engine; the rules are the shared kernels.
 
 Every rule (moves, wins, keys, hints, Pons's shortcuts) is a kernel of
-``sakiyomi.compiled.connect4`` (bitboard layout drawn there); this class keeps the state and
+``sakiyomi.games.connect4.kernels`` (bitboard layout drawn there); this class keeps the state and
 the history for play/undo and converts at the edges.  The compiled solver runs the same
 kernels under numba (``sakiyomi.compiled.template``).
 
@@ -18,14 +18,14 @@ import types
 from collections.abc import Sequence
 from typing import Any, Self
 
-from sakiyomi.compiled import connect4 as default_kernels
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.connect4 import kernels as default_kernels
 
-KERNEL_MODULE = "sakiyomi.compiled.connect4"
+KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*:(.*)$", re.S)
 
 
-def kernels(width: int, height: int) -> types.ModuleType:
+def kernels_for(width: int, height: int) -> types.ModuleType:
     """The plain-Python kernels for a board size (the module itself for 7×6)."""
     if (width, height) == (default_kernels.WIDTH, default_kernels.HEIGHT):
         return default_kernels
@@ -47,7 +47,7 @@ class Connect4:
                 f"a {width}x{height} board does not fit in 64 bits (width x (height+1) <= 64)")
         self.width = width
         self.height = height
-        self.k: Any = kernels(width, height)
+        self.k: Any = kernels_for(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
         self.moves_played: list[int] = []

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
-from sakiyomi.compiled.othello_kernels import (
+from sakiyomi.games.othello.rules import (
     CORNERS,
     ONE,
     PASS,

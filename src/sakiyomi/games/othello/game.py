@@ -15,10 +15,11 @@ from typing import Any, Self
 
 import numpy as np
 
-from sakiyomi.compiled import othello_kernels as k
-from sakiyomi.compiled.othello_endgame import move_hint
-from sakiyomi.compiled.othello_eval import evaluate as _evaluate
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.othello import kernels as _kernels
+from sakiyomi.games.othello import rules as k
+from sakiyomi.games.othello.endgame import move_hint
+from sakiyomi.games.othello.evaluation import evaluate as _evaluate
 
 PASS = k.PASS
 FILES = "abcdefgh"
@@ -26,8 +27,8 @@ BLACK_CHARS = "Xx*"
 WHITE_CHARS = "Oo0"
 EMPTY_CHARS = "-."
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
-KERNEL_MODULE = "sakiyomi.compiled.othello"
-# Build switches of the compiled kernels (see sakiyomi.compiled.othello): empties at which the
+KERNEL_MODULE = "sakiyomi.games.othello.kernels"
+# Build switches of the compiled kernels (see sakiyomi.games.othello.kernels): empties at which the
 # TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
 # fastest-first on.
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1))
@@ -139,7 +140,7 @@ class Othello:
         return -64, 64
 
     def evaluate(self) -> int:
-        """Heuristic disc difference for the side to move (``compiled.othello_eval``)."""
+        """Heuristic disc difference for the side to move (``evaluation``)."""
         p, o = self._po()
         return int(_evaluate(p, o))
 
@@ -154,12 +155,28 @@ class Othello:
         """
         return {"tt_capacity": 1 << 22, "killers": False, "history": False}
 
+    def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
+        """SubtreeHooks: the kernels' last-empties solver (``kernels.k_leaf_solve``)."""
+        p, o = self._po()
+        ctx = np.zeros(2, dtype=np.int64)  # nodes and leaves below, as the template's mem[0:2]
+        solved, value = _kernels.k_leaf_solve(_kernels.make_state(int(p), int(o)), depth,
+                                              alpha, beta, ctx)
+        if not solved:
+            return False, 0, 0, 0
+        return True, int(value), int(ctx[0]), int(ctx[1])
+
+    def proven_bound(self, alpha: int, beta: int) -> tuple[bool, int]:
+        """SubtreeHooks: the kernels' stability cut-off (``kernels.k_cutoff``)."""
+        p, o = self._po()
+        cut, value = _kernels.k_cutoff(_kernels.make_state(int(p), int(o)), alpha, beta)
+        return bool(cut), int(value)
+
     def kernel_spec(self) -> tuple[str, dict[str, int]]:
         """The compiled template's kernel module for Othello, with its default switches."""
         return KERNEL_MODULE, dict(KERNEL_PARAMS)
 
     def kernel_state(self) -> tuple[int, ...]:
-        """The side to move's discs and the opponent's (``compiled.othello.make_state``)."""
+        """The side to move's discs and the opponent's (``kernels.make_state``)."""
         p, o = self._po()
         return int(p), int(o)
 

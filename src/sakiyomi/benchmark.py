@@ -1,0 +1,152 @@
+"""``sakiyomi bench``: a fixed list of positions searched to a fixed depth, and the node total.
+
+As chess engines' ``bench`` does: every position of ``POSITIONS`` is searched by iterative
+deepening to ``depth + extra`` plies (a fresh engine each, no clock) and the nodes, CPU time
+and nodes per CPU second are printed, then the total of nodes: the *signature*.  Searches are
+deterministic, so the signature changes exactly when search behaviour changes (ordering,
+pruning, table policy, a game's move generation or evaluation).  ``SIGNATURES`` holds the
+committed totals by depth; the test suite runs the bench at ``CI_DEPTH`` on both engines and
+compares, so an accidental change fails CI while a deliberate one updates the table in the
+same commit (the CLI says whether a run matches it).
+Kernel games run on the compiled engine under ``engine="auto"``: both engines visit the same
+nodes, so the signature does not depend on the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sakiyomi.engines import engine_for, solver_config
+from sakiyomi.game import GameError
+from sakiyomi.games import load
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits
+from sakiyomi.search.searcher import SearchConfig
+
+DEFAULT_DEPTH = 4
+CI_DEPTH = 2
+# Total nodes of `sakiyomi bench --depth D`, by D.  Change them only with a deliberate change of
+# search behaviour, in the same commit, saying why (run the bench at each depth to get them).
+SIGNATURES: dict[int, int] = {2: 24216, 4: 107070}
+
+# The chess engines' selective search (check extension, null move, LMR, futility), fixed here so
+# that tuning an engine's defaults does not move the signature but a change of the search does.
+SELECTIVE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True)
+
+
+@dataclass(frozen=True, slots=True)
+class BenchPosition:
+    """One position: the game, its POSITION text, plies beyond the bench depth, settings
+    (None: the game's solver settings, as ``solve`` and ``search`` use them).
+    """
+
+    game: str
+    position: str
+    extra: int = 0
+    config: SearchConfig | None = None
+
+
+POSITIONS: tuple[BenchPosition, ...] = (
+    BenchPosition("tree", "[[3,5,1],[7,3,-4],[-3,0,3]]"),  # seed 000
+    BenchPosition("tree", "random:4,8,7", extra=4),
+    BenchPosition("bones", "21", extra=6),
+    BenchPosition("nim", "3,4,5", extra=4),
+    BenchPosition("tictactoe", "start", extra=3),
+    BenchPosition("tictactoe", "x...o...."),
+    BenchPosition("connect4", "start", extra=6),
+    BenchPosition("connect4", "4453", extra=6),
+    BenchPosition("connect4", "44444432", extra=6),
+    BenchPosition("othello", "start", extra=4),
+    BenchPosition("othello",  # FFO #40
+                  "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X", extra=4),
+    BenchPosition("chess", "startpos", config=SELECTIVE),
+    BenchPosition("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                  config=SELECTIVE),
+    BenchPosition("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", extra=1, config=SELECTIVE),
+    BenchPosition("shogi", "startpos", config=SELECTIVE),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BenchRow:
+    """What one position cost."""
+
+    game: str
+    position: str
+    depth: int
+    engine: str
+    value: int
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+def bench(depth: int = DEFAULT_DEPTH, engine: str = "auto") -> Iterator[BenchRow]:
+    """Search every position of POSITIONS to ``depth`` (+ its extra) plies, one row each.
+
+    Raises GameError when a game's library is missing (the signature would not be comparable).
+    """
+    for entry in POSITIONS:
+        game = load(entry.game, entry.position)
+        config = entry.config if entry.config is not None else solver_config(game)
+        engine_for(game.copy(), config, engine=engine).search(1)  # compile/load before the clock
+        searcher = engine_for(game.copy(), config, engine=engine)
+        kind = "python" if type(searcher).__name__ == "Searcher" else "compiled"
+        plies = depth + entry.extra
+        start = time.process_time()  # CPU time: the machine may be shared
+        result = run(searcher, Limits(depth=plies))
+        seconds = time.process_time() - start
+        yield BenchRow(entry.game, entry.position, plies, kind, result.value,
+                       result.stats.nodes, seconds)
+
+
+def _short(text: str, width: int = 34) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def cmd_bench(args: Any) -> int:
+    """The ``bench`` subcommand: one line per position, then the totals and the signature."""
+    depth: int = args.depth
+    rows: list[BenchRow] = []
+    if not args.json:
+        print(f"{'game':<10} {'position':<34} {'depth':>5} {'engine':<8} {'nodes':>10} "
+              f"{'cpu ms':>9} {'nodes/s':>10}", flush=True)
+    try:
+        for row in bench(depth, args.engine):
+            rows.append(row)
+            if args.json:
+                print(json.dumps({"game": row.game, "position": row.position,
+                                  "depth": row.depth, "engine": row.engine,
+                                  "value": row.value, "nodes": row.nodes,
+                                  "seconds": round(row.seconds, 6), "nps": row.nps}),
+                      flush=True)
+            else:
+                print(f"{row.game:<10} {_short(row.position):<34} {row.depth:>5} "
+                      f"{row.engine:<8} {row.nodes:>10} {row.seconds * 1000:>9.1f} "
+                      f"{row.nps:>10}", flush=True)
+    except GameError as exc:
+        raise GameError(f"bench: {exc}") from exc
+    nodes = sum(r.nodes for r in rows)
+    seconds = sum(r.seconds for r in rows)
+    nps = int(nodes / seconds) if seconds > 0 else 0
+    expected = SIGNATURES.get(depth)
+    if args.json:
+        print(json.dumps({"depth": depth, "positions": len(rows), "nodes": nodes,
+                          "seconds": round(seconds, 6), "nps": nps, "signature": nodes,
+                          "committed_signature": expected}))
+    else:
+        verdict = ("" if expected is None else "  (the committed signature)"
+                   if expected == nodes else f"  (committed: {expected}: search behaviour changed)")
+        print("=" * 92)
+        print(f"Total CPU (ms)  : {seconds * 1000:.0f}")
+        print(f"Nodes searched  : {nodes}{verdict}")
+        print(f"Nodes/second    : {nps}")
+    return 0

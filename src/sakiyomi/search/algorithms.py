@@ -1,0 +1,138 @@
+"""The algorithm registry: every search algorithm the project names, one entry each.
+
+The CLI (``--algorithm`` choices and runs), ``compare``, ``tree`` and the docs generator read
+this table, so adding an algorithm is adding one ``Algorithm`` here.  An entry says what the
+algorithm is (summary, MinMax or NegaMax form, whether it takes a window) and how to run it:
+textbook algorithms are one function call on the game; Searcher-based ones are a driver over
+the production node search (``sakiyomi.search.drivers``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sakiyomi.game import Game
+from sakiyomi.score import MAX_PLY
+from sakiyomi.search import textbook
+from sakiyomi.search.drivers import run
+from sakiyomi.search.engine import Engine
+from sakiyomi.search.limits import Limits
+from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
+from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+
+Form = Literal["minmax", "negamax"]
+TextbookRunner = Callable[[Game[Any], int, Tracer], textbook.TextbookResult[Any]]
+InfoCallback = Callable[[SearchInfo[Any]], None]
+DriverRunner = Callable[[Engine[Any], Limits, "InfoCallback | None"], SearchResult[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class AlgorithmRun:
+    """What one run found: value for the root's side to move (MinMax forms report the root
+    player's view, the same thing at the root), PV, node counts and the depth reached.
+    """
+
+    value: int
+    pv: tuple[Hashable, ...]
+    nodes: int
+    leaves: int
+    stats: SearchStats | None  # the Searcher's full counters (Searcher-based algorithms)
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Algorithm:
+    """One registry entry: what the algorithm is, and how to run it.
+
+    Exactly one of ``textbook`` (a call on the game, to a depth, with a tracer) and ``driver``
+    (iterative driving of an engine within limits: any ``search.engine.Engine``) is set.
+    """
+
+    name: str
+    summary: str
+    form: Form  # "minmax": values for the root player at every node; "negamax": side to move
+    windowed: bool  # searches inside an (α, β) window, so pictures show windows
+    textbook: TextbookRunner | None = None
+    driver: DriverRunner | None = None
+
+    def __post_init__(self) -> None:
+        if (self.textbook is None) == (self.driver is None):
+            raise ValueError(f"algorithm {self.name!r} needs exactly one of textbook, driver")
+
+    @property
+    def searcher_based(self) -> bool:
+        """True when the algorithm drives the production Searcher (TT, ordering, limits)."""
+        return self.driver is not None
+
+    def run(self, game: Game[Any], depth: int | None, tracer: Tracer = NULL_TRACER,
+            config: SearchConfig | None = None) -> AlgorithmRun:
+        """Search ``game`` itself (restored afterwards) to ``depth`` plies (None: to the end
+        of the game); Searcher-based algorithms iterate 1..depth with ``config``.
+        """
+        limit = depth if depth is not None else MAX_PLY - 1
+        if self.driver is not None:
+            searcher: Searcher[Any] = Searcher(game, config or SearchConfig(), tracer=tracer)
+            result = self.driver(searcher, Limits(depth=limit), None)
+            return AlgorithmRun(result.value, tuple(result.pv), result.stats.nodes,
+                                result.stats.leaves, result.stats, result.depth)
+        assert self.textbook is not None
+        tb = self.textbook(game, limit, tracer)
+        return AlgorithmRun(tb.value, tuple(tb.pv), tb.nodes, tb.leaves, None, limit)
+
+
+def _pvs(engine: Engine[Any], limits: Limits, on_info: InfoCallback | None
+         ) -> SearchResult[Any]:
+    return run(engine, limits, on_info=on_info)
+
+
+def _mtdf(engine: Engine[Any], limits: Limits, on_info: InfoCallback | None
+          ) -> SearchResult[Any]:
+    return run(engine, limits, use_mtdf=True, on_info=on_info)
+
+
+_ENTRIES = (
+    Algorithm("minimax", "MinMax with two branches: MAX takes the largest child, MIN the "
+              "smallest (seed 002)", "minmax", False,
+              textbook=lambda g, d, t: textbook.minimax(g, d, tracer=t)),
+    Algorithm("negamax", "NegaMax: a node's value is the largest negated child value "
+              "(seed 000)", "negamax", False,
+              textbook=lambda g, d, t: textbook.negamax(g, d, tracer=t)),
+    Algorithm("alphabeta-minmax-hard", "αβ in MinMax form, fail-hard (values clamped to the "
+              "window)", "minmax", True,
+              textbook=lambda g, d, t: textbook.alphabeta_minmax(g, d, fail_soft=False,
+                                                                 tracer=t)),
+    Algorithm("alphabeta-minmax", "αβ in MinMax form, fail-soft", "minmax", True,
+              textbook=lambda g, d, t: textbook.alphabeta_minmax(g, d, tracer=t)),
+    Algorithm("alphabeta-hard", "αβ in NegaMax form (child window (-β, -α)), fail-hard",
+              "negamax", True,
+              textbook=lambda g, d, t: textbook.alphabeta(g, d, fail_soft=False, tracer=t)),
+    Algorithm("alphabeta", "αβ in NegaMax form, fail-soft", "negamax", True,
+              textbook=lambda g, d, t: textbook.alphabeta(g, d, tracer=t)),
+    Algorithm("negascout", "NegaScout: null-window scouts after the first move, re-search "
+              "inside the window", "negamax", True,
+              textbook=lambda g, d, t: textbook.negascout(g, d, tracer=t)),
+    Algorithm("and-or", "win/loss reading as an AND/OR tree: 1 if the side to move forces a "
+              "win within the depth (seed 001)", "minmax", False,
+              textbook=lambda g, d, t: textbook.and_or(g, d, tracer=t)),
+    Algorithm("mtdf", "MTD(f): null-window searches of the Searcher converge on the value, "
+              "iterative deepening", "negamax", True, driver=_mtdf),
+    Algorithm("pvs", "the production Searcher: PVS, transposition table, move ordering, "
+              "iterative deepening", "negamax", True, driver=_pvs),
+)
+
+ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in _ENTRIES}
+NAMES: tuple[str, ...] = tuple(ALGORITHMS)
+TEXTBOOK: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if not a.searcher_based)
+SEARCHER_BASED: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if a.searcher_based)
+DEFAULT = "pvs"
+
+
+def get(name: str) -> Algorithm:
+    """The entry called ``name``; ValueError naming the choices for an unknown one."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {name!r}; choose from {', '.join(NAMES)}") from None
