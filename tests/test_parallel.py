@@ -90,6 +90,12 @@ def test_long_jobs_are_split_further(backend: LocalBackend) -> None:
     check_best_move("connect4", position, result)
 
 
+def test_root_decided_without_children_still_names_a_move(backend: LocalBackend) -> None:
+    result = run("connect4", "121212", backend)  # x wins at once in column 1
+    assert result.jobs == 0 and result.value == serial_value("connect4", "121212")
+    assert result.best_move == "1"
+
+
 def test_weak_parallel_equals_serial(backend: LocalBackend) -> None:
     result = run("connect4", "3246313", backend, weak=True)
     assert result.value == serial_value("connect4", "3246313", weak=True) == -1

@@ -160,6 +160,11 @@ class ParallelSolver:
         value = lo
         target = value if not self.weak else (1 if value > 0 else 0 if value == 0 else -INF)
         line = principal_line(root, target)
+        if not line:  # decided without children or a stored move: one search names a move
+            window = (value - 1, value + 1) if not self.weak else \
+                ((0, 1) if value > 0 else (-1, 1) if value == 0 else (-INF, INF))
+            move = tree.root_move(*window)
+            line = [move] if move is not None else []
         if not self.weak:  # remember the root's value: a rerun, the book and play find it
             self.store.merge(root.store_key, root.text,
                              Bounds(value, value, line[0] if line else None))

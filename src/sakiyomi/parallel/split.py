@@ -32,6 +32,7 @@ from sakiyomi.parallel.store import Store
 from sakiyomi.score import WIN
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.leaf import terminal_scorer
+from sakiyomi.search.solve import FULL_DEPTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ class SplitTree:
         self._mirror = capable(root, MirrorSymmetry)
         self._shortcuts = capable(root, SearchShortcuts)
         self._score = terminal_scorer(self._game)
+        self._engine_kind = engine
         self._engine: Engine[Any] | None = (
             engine_for(self._game, engine=engine) if plan.order_depth > 0 else None)
         self.root = self._node(())
@@ -194,6 +196,18 @@ class SplitTree:
                 game.undo()
         node.children = order(edges)
         return new
+
+    def root_move(self, alpha: int, beta: int) -> str | None:
+        """A root move of a value inside (alpha, beta), by one search here: for a root decided
+        without children (the game's own bounds, e.g. a win next move), where the tree names
+        no move.
+        """
+        engine = self._engine
+        if engine is None:
+            engine = self._engine = engine_for(self._game, engine=self._engine_kind)
+        engine.search(FULL_DEPTH, alpha, beta)
+        move = engine.root_best_move
+        return self._game.move_to_text(move) if move is not None else None
 
     def expand(self, node: Node) -> bool:
         """Split a frontier node further (its job proved too big to run alone); True when it
