@@ -17,6 +17,7 @@ import pytest
 
 from sakiyomi.engines import solve_position
 from sakiyomi.games import load
+from sakiyomi.parallel.book import BookAgent
 from sakiyomi.parallel.combine import child_alpha, parent_view
 from sakiyomi.parallel.local import LocalBackend
 from sakiyomi.parallel.solver import ParallelResult, ParallelSolver, Progress
@@ -259,3 +260,15 @@ def test_book_build_and_probe(tmp_path: Path) -> None:
         found = store.get(game.key())
     assert found is not None and found.exact
     assert found.lower == serial_value("tictactoe", "x........")
+
+    class Refuse:
+        name = "refuse"
+
+        def choose(self, game: Any) -> Any:
+            raise AssertionError("the book knows this position")
+
+    with Store(path, "tictactoe") as store:
+        start = load("tictactoe", "start")
+        move = BookAgent(store, Refuse()).choose(start)
+        start.play(move)  # the book's move keeps the draw (checked by the serial solver)
+        assert solve_position(start, with_pv=False).value == 0

@@ -70,9 +70,9 @@ class ProgressLine:
     def solve(self, p: Progress) -> None:
         """The line for one position's solve."""
         rate = p.nodes / p.elapsed if p.elapsed > 0 else 0.0
-        estimate = p.elapsed * (p.total - p.done) / p.done if p.done else float("nan")
+        estimate = (f"{p.elapsed * (p.total - p.done) / p.done:.0f}s" if p.done else "?")
         self.show(f"jobs {p.done}/{p.total}  {rate / 1e6:.2f} M nodes/s  "
-                  f"elapsed {p.elapsed:.1f}s  estimate {estimate:.0f}s  "
+                  f"elapsed {p.elapsed:.1f}s  estimate {estimate}  "
                   f"value in [{p.lower}, {p.upper}]")
 
 
