@@ -6,7 +6,9 @@ nothing else.  It asks one of two questions of either engine (``sakiyomi.engines
 
 * ``"test"``: a null-window search (alpha, alpha + 1) to the end of the game: the fail-soft
   answer bounds the value from one side (``value > alpha``: a lower bound; else an upper one);
-* ``"solve"`` / ``"weak"``: the exact value (or win/draw/loss) by ``search.solve.solve``.
+* ``"solve"`` / ``"weak"``: the exact value (or win/draw/loss) by ``search.solve.solve``;
+* ``"warm"``: nothing but making the worker's engine ready (loading the compiled search takes
+  a second or more), sent while the coordinator is still splitting.
 
 ``Worker`` is what each worker process (or Ray actor) keeps between jobs: one ``EngineSession``
 per game and engine, so its transposition table persists from job to job (positions of one
@@ -26,7 +28,7 @@ from sakiyomi.games import load
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.solve import FULL_DEPTH, solve
 
-KINDS = ("test", "solve", "weak")
+KINDS = ("test", "solve", "weak", "warm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,9 @@ class Worker:
             nodes, leaves = engine.stats.nodes, engine.stats.leaves
             best: Any = None
             pv: tuple[Any, ...] = ()
-            if job.kind == "test":
+            if job.kind == "warm":
+                value = 0
+            elif job.kind == "test":
                 value = engine.search(FULL_DEPTH, job.alpha, job.alpha + 1)
                 best = engine.root_best_move if value > job.alpha else None
             elif job.kind in ("solve", "weak"):

@@ -127,6 +127,9 @@ class ParallelSolver:
 
     def solve(self) -> ParallelResult:
         """Run to the exact value (or win/draw/loss)."""
+        for number in range(self.backend.idle()):  # workers load their engines meanwhile
+            self.backend.submit(Job(-1 - number, self.game_name, self.position, (), "warm", 0,
+                                    self.engine))
         tree = SplitTree(self.game_name, self.position, self.game, self.store, self.plan,
                          self.engine)
         root = tree.root
