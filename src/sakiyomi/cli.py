@@ -189,6 +189,10 @@ def _is_integer(word: str) -> bool:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
+    if args.workers is not None or args.ray is not None or args.checkpoint is not None:
+        from sakiyomi.parallel.commands import solve_guarded
+
+        return solve_guarded(args, game_value, _batch_position)
     if args.position != "-":
         _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine,
                    limits=Limits(nodes=args.nodes, time=args.time))
@@ -275,8 +279,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
-        return SearchAgent(limits, report=write, engine=args.engine)
+        searcher: Agent[Any] = SearchAgent(limits, report=write, engine=args.engine)
+        if book is not None:
+            from sakiyomi.parallel.book import BookAgent
 
+            return BookAgent(book, searcher, write)
+        return searcher
+
+    book = None
+    if args.book is not None:
+        from sakiyomi.parallel.commands import open_book
+
+        book = open_book(args.book, args.game, game, position)
     agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
     play_game(game, agents, write)
     return 0
@@ -365,6 +379,10 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    p.add_argument("--workers", type=_positive_int, help="solve with N worker processes")
+    p.add_argument("--ray", metavar="ADDRESS", help="solve on a Ray cluster ('auto' or host:port)")
+    p.add_argument("--checkpoint", metavar="FILE", help="SQLite store: resume, and keep results")
+    p.add_argument("--split-depth", type=_positive_int, help="deepest split ply (parallel)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
@@ -395,6 +413,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--position")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    p.add_argument("--book", metavar="FILE", help="play solved positions' moves from a book")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
@@ -447,6 +466,9 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                    help="searches that may run at once")
     p.set_defaults(run=lazy("sakiyomi.web.server:run"))
 
+    from sakiyomi.parallel.commands import register as register_book
+
+    register_book(sub, ENGINES, _positive_int)
     for register in extra:
         register(sub)
     return parser

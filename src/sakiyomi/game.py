@@ -301,6 +301,33 @@ class CheckingMoves(Protocol[M_co]):
         ...
 
 
+@runtime_checkable
+class PositionText(Protocol):
+    """A game that can write its current position as a POSITION string its registry entry
+    reads back (DESIGN.md §8): stores and books show it, and workers may be sent it.
+    """
+
+    def position_text(self) -> str:
+        """The POSITION string of the current position."""
+        ...
+
+
+@runtime_checkable
+class MirrorSymmetry(Protocol[M]):
+    """A game whose positions have a mirror image of equal value (Connect Four's left-right
+    reflection).  Parallel solving merges a position with its mirror image, and a store of
+    solved positions answers for both.
+    """
+
+    def mirrored(self) -> Self:
+        """A new position: this one reflected (same side to move, same value)."""
+        ...
+
+    def mirror_move(self, move: M) -> M:
+        """The move of the mirrored position that mirrors ``move``."""
+        ...
+
+
 def is_acyclic(game: object) -> bool:
     """True when positions of this game can never repeat (no repetition checks are needed)."""
     return bool(getattr(game, "ACYCLIC", False))

@@ -141,6 +141,16 @@ class Connect4:
     def kernel_state(self) -> tuple[int, ...]:
         return self._state
 
+    def mirrored(self) -> Self:
+        """The position with every column reflected (MirrorSymmetry): same value."""
+        clone = type(self)(self.width, self.height)
+        for move in self.moves_played:
+            clone.play(self.width - 1 - move)
+        return clone
+
+    def mirror_move(self, move: int) -> int:
+        return self.width - 1 - move
+
     # ---- text --------------------------------------------------------------------------
 
     def _check(self, col: int, text: str, number: int | None = None) -> int:
