@@ -326,6 +326,8 @@ _drawn_nodes = _count("node count", 1, MAX_DRAWN)
 _pruned_budget = _count("node count", 0, MAX_DRAWN)
 _port = _count("port", 0, 65_535)
 _searches = _count("searches", 1, MAX_SEARCHES)
+_workers = _count("workers", 1, 1024)
+_split_depth = _count("split depth", 1, MAX_DEPTH)
 
 
 def lazy(target: str) -> Callable[[argparse.Namespace], int]:
@@ -379,10 +381,10 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
-    p.add_argument("--workers", type=_positive_int, help="solve with N worker processes")
+    p.add_argument("--workers", type=_workers, help="solve with N worker processes")
     p.add_argument("--ray", metavar="ADDRESS", help="solve on a Ray cluster ('auto' or host:port)")
     p.add_argument("--checkpoint", metavar="FILE", help="SQLite store: resume, and keep results")
-    p.add_argument("--split-depth", type=_positive_int, help="deepest split ply (parallel)")
+    p.add_argument("--split-depth", type=_split_depth, help="deepest split ply (parallel)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
@@ -468,7 +470,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     from sakiyomi.parallel.commands import register as register_book
 
-    register_book(sub, ENGINES, _positive_int)
+    register_book(sub, ENGINES, _depth)
     for register in extra:
         register(sub)
     return parser
