@@ -210,9 +210,11 @@ def expected_solve(game: str, text: str) -> int | None:
     if game == "nim":
         return 1 if reduce(xor, (int(h) for h in body.split(",")), 0) else -1
     if game == "tree" and not body.startswith("random:"):
-        if body.startswith("max:"):
-            return _minimax(json.loads(body[4:]), True)
-        return _negamax(json.loads(body))
+        try:  # strict JSON; the game's own parser is more lenient (e.g. 06 reads as 6)
+            tree = json.loads(body[4:] if body.startswith("max:") else body)
+        except ValueError:
+            return None
+        return _minimax(tree, True) if body.startswith("max:") else _negamax(tree)
     if game == "tictactoe":
         from sakiyomi.search import textbook
 
