@@ -122,8 +122,13 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
             return free.pop()
         module = _modules.get(mkey)
     if module is None:
-        module = build(module_name, params)
-        _warm_up(module, game)
+        try:
+            module = build(module_name, params)
+            _warm_up(module, game)
+        except Exception as exc:  # a plugin's kernels: one clear line, not numba's traceback
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise GameError(f"the compiled kernels {module_name} could not be built: "
+                            f"{type(exc).__name__}: {first}") from exc
         with _pool_lock:
             _modules[mkey] = module
     return CompiledSearch(module, config, shortcuts=shortcuts)
