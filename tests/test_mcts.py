@@ -4,6 +4,11 @@ the minimax move on random trees, fixed seeds, limits, stopping and tree reuse.
 
 from __future__ import annotations
 
+import ast
+import os
+import random
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -11,7 +16,7 @@ from typing import Any, cast
 
 import pytest
 
-from sakiyomi.engines import analyze_position
+from sakiyomi.engines import analyze_position, mcts_for, solve_position
 from sakiyomi.games import load
 from sakiyomi.games.tictactoe import TicTacToe
 from sakiyomi.games.tree import Tree, TreeGame, negamax_value, random_tree
@@ -55,13 +60,15 @@ WON_CONNECT4 = ["7343363417254", "47611556754127222", "1456346777667336372",
 
 
 @pytest.mark.parametrize("moves", WON_CONNECT4)
-@pytest.mark.parametrize("solver", [True, False])
-def test_finds_the_winning_move_in_won_connect4(moves: str, solver: bool) -> None:
+@pytest.mark.parametrize(("solver", "engine"), [(True, "python"), (False, "python"),
+                                                (True, "compiled"), (False, "compiled")])
+def test_finds_the_winning_move_in_won_connect4(moves: str, solver: bool, engine: str) -> None:
     game: Any = load("connect4", moves)
     values, _ = analyze_position(game, None)  # the compiled αβ solver as the oracle
     expected = {mv.move for mv in values if mv.value > 0}
     assert 0 < len(expected) < len(game.legal_moves())
-    result = MCTS(game, MCTSConfig(seed=1, solver=solver)).search(4000)
+    search = mcts_for(game, MCTSConfig(seed=1, solver=solver, reward="result"), engine=engine)
+    result = search.search(4000)
     assert result.best_move in expected
     assert game.position_text() == moves
 
@@ -86,10 +93,36 @@ def test_solver_proves_tictactoe_positions_exactly(position: str) -> None:
 
 
 @pytest.mark.parametrize(("moves", "score"), pons("Test_L3_R1", 4))
-def test_solver_proves_connect4_endgames(moves: str, score: int) -> None:
+@pytest.mark.parametrize("reward", ["result", "score"])
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_solver_proves_connect4_endgames(moves: str, score: int, reward: Any,
+                                         engine: str) -> None:
     game = load("connect4", moves)
-    result = MCTS(game, MCTSConfig(seed=2)).search(200_000)
+    search = mcts_for(game, MCTSConfig(seed=2, reward=reward), engine=engine)
+    result = search.search(200_000)
     assert result.extra["proven"] == result_word(score)
+    if reward == "score":  # Pons's exact score
+        assert result.value == score
+
+
+def _othello_endgame(seed: int, empties: int) -> Any:
+    """A position reached by random moves from the start, ``empties`` squares left."""
+    rng = random.Random(seed)
+    game: Any = load("othello", "start")
+    while game.empties() > empties and game.outcome() is None:
+        moves = game.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    return game
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_solver_proves_othello_endgames(seed: int) -> None:
+    game = _othello_endgame(seed, 8)
+    exact = solve_position(game)
+    result = mcts_for(game, MCTSConfig(seed=seed, reward="result")).search(300_000)
+    assert result.extra["proven"] == result_word(exact.value)
+    result = mcts_for(game, MCTSConfig(seed=seed, reward="score")).search(300_000)
+    assert result.value == exact.value  # the final disc difference
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -134,16 +167,48 @@ def test_visits_concentrate_on_the_best_move() -> None:
 # ---- reproducibility, limits, stopping, reuse -----------------------------------------------
 
 
-def _fingerprint(seed: int, game: Any) -> tuple[object, ...]:
-    result = MCTS(game, MCTSConfig(seed=seed, solver=False)).search(1500)
+def _fingerprint(seed: int, game: Any, engine: str) -> tuple[object, ...]:
+    result = mcts_for(game, MCTSConfig(seed=seed, solver=False), engine=engine).search(1500)
     return result.best_move, result.extra["visits"], result.stats.nodes, result.value
 
 
-@pytest.mark.parametrize("position", [("tictactoe", "x........"), ("connect4", "44")])
-def test_a_fixed_seed_gives_the_same_search(position: tuple[str, str]) -> None:
-    a = _fingerprint(7, load(*position))
-    assert a == _fingerprint(7, load(*position))
-    assert a[1] != _fingerprint(8, load(*position))[1]
+@pytest.mark.parametrize(("position", "engine"), [
+    (("tictactoe", "x........"), "python"), (("connect4", "44"), "python"),
+    (("connect4", "44"), "compiled"), (("othello", "start"), "compiled")])
+def test_a_fixed_seed_gives_the_same_search(position: tuple[str, str], engine: str) -> None:
+    a = _fingerprint(7, load(*position), engine)
+    assert a == _fingerprint(7, load(*position), engine)
+    assert a[1] != _fingerprint(8, load(*position), engine)[1]
+
+
+PLAYOUTS = """
+import numpy as np
+from sakiyomi.compiled.template import build
+for name, params, words in [
+        ("sakiyomi.games.connect4.kernels", {"WIDTH": 7, "HEIGHT": 6}, (0, 0, 0)),
+        ("sakiyomi.games.othello.kernels", {}, (0x810000000, 0x1008000000))]:
+    module = build(name, params)
+    state = module.make_state(*words)
+    rng = np.array([12345], dtype=np.uint64)
+    buf = np.zeros(128, dtype=np.int64)
+    print([tuple(int(x) for x in module.p_playout(state, rng, buf, smart))
+           for smart in (False, True) for _ in range(20)])
+"""
+
+
+def test_compiled_playouts_match_plain_python(tmp_path: Path) -> None:
+    # The same kernel text run as Python (NUMBA_DISABLE_JIT) and compiled: same games.
+    runs = []
+    for jit in ("0", "1"):
+        env = {**os.environ, "NUMBA_DISABLE_JIT": jit, "SAKIYOMI_CACHE": str(tmp_path / jit)}
+        out = subprocess.run([sys.executable, "-c", PLAYOUTS], env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout)
+    assert runs[0] == runs[1]
+    first = ast.literal_eval(runs[0].splitlines()[0])
+    assert len(set(first)) > 5  # different games, of plausible lengths
+    assert all(7 <= plies <= 42 for _, plies in first)
 
 
 def test_node_budget_and_iteration_limit() -> None:

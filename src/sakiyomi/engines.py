@@ -20,6 +20,7 @@ game is solved and searched with, the same for both engines.
 
 from __future__ import annotations
 
+import random
 import threading
 import types
 import weakref
@@ -27,6 +28,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
+from sakiyomi.compiled.playout import KernelWalker
 from sakiyomi.compiled.template import CompiledSearch, build, numba_available
 from sakiyomi.game import (
     Game,
@@ -40,6 +42,7 @@ from sakiyomi.score import INF
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
+from sakiyomi.search.mcts import MCTS, MCTSConfig, Walker, game_walker
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import MoveValue, analyze, solve
@@ -99,6 +102,45 @@ def engine_for(
     elif engine == "compiled":
         raise GameError("this game has no compiled kernels: use --engine python or auto")
     return Searcher(game, config, stop=stop, tracer=tracer)
+
+
+# ---- Monte Carlo tree search ----------------------------------------------------------------
+
+
+def mcts_for(
+    game: Game[M], config: MCTSConfig | None = None, *, engine: str = "auto",
+    stop: StopSignal | None = None,
+) -> MCTS[M]:
+    """A Monte Carlo tree search over ``game`` itself (searched in place, restored after every
+    search): its playouts run compiled (``compiled.playout``) for kernel games unless
+    ``engine`` is "python"; "compiled" insists on them.
+    """
+    if engine not in ENGINES:
+        raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "compiled" and not capable(game, KernelGame):
+        raise GameError("this game has no compiled kernels: use --engine python or auto")
+    compiled = engine != "python" and compiled_available(game)
+    return MCTS(game, config, stop=stop, walker=_kernel_walker if compiled else game_walker)
+
+
+def _kernel_walker(game: Game[Any], config: MCTSConfig, rng: random.Random) -> Walker[Any]:
+    kernel = cast(KernelGame, game)
+    module = _kernel_module(*kernel.kernel_spec())
+    walker: Walker[Any] = KernelWalker(module, kernel.kernel_state(), rng.getrandbits(64),
+                                       config.rollout == "game")
+    return walker
+
+
+def _kernel_module(module_name: str, params: dict[str, int]) -> types.ModuleType:
+    """The generated module of a kernel game (built once per process)."""
+    mkey = (module_name, tuple(sorted(params.items())))
+    with _pool_lock:
+        module = _modules.get(mkey)
+    if module is None:
+        module = build(module_name, params)
+        with _pool_lock:
+            _modules[mkey] = module
+    return module
 
 
 # ---- the compiled engine ------------------------------------------------------------------

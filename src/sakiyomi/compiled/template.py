@@ -58,6 +58,8 @@ import types
 from pathlib import Path
 from typing import Any, Protocol
 
+from sakiyomi.compiled.playout import PLAYOUT
+
 KERNEL_MARKER = "# ---- KERNELS"
 
 HEADER_NUMBA = """\
@@ -489,11 +491,13 @@ def kernel_body(module_name: str) -> str:
 
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
-    """Header + parameters + kernels (+ the search template when compiled)."""
+    """Header + parameters + kernels (+ the search template and the Monte Carlo playouts of
+    ``sakiyomi.compiled.playout`` when compiled).
+    """
     header = HEADER_NUMBA if compiled else HEADER_PLAIN
     lines = "".join(f"{name} = {int(value)!r}\n" for name, value in sorted(params.items()))
     text = header + lines + kernel_body(module_name)
-    return text + TEMPLATE if compiled else text
+    return text + TEMPLATE + PLAYOUT if compiled else text
 
 
 def numba_available() -> bool:

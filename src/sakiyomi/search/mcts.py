@@ -415,15 +415,25 @@ class MCTS(Generic[M]):
         always has another child, or it would be proven.
         """
         c = self.config.exploration * self._scale
-        log_n = math.log(node.visits) if node.visits > 1 else 0.0
-        prune = self.config.solver
-        secured = node.lo
+        k = c * c * math.log(node.visits) if node.visits > 1 else 0.0  # c·sqrt(ln N / n)
+        sqrt = math.sqrt
         best = node.children[0]
         best_score = -math.inf
+        if not self.config.solver:
+            for child in node.children:
+                n = child.visits
+                score = child.total / n + sqrt(k / n)
+                if score > best_score:
+                    best_score = score
+                    best = child
+            return best
+        secured = node.lo
+        bounded = secured > -INF
         for child in node.children:
-            if prune and (child.proven is not None or _up(child.lo) <= secured):
+            if child.proven is not None or (bounded and _up(child.lo) <= secured):
                 continue
-            score = child.mean + c * math.sqrt(log_n / child.visits)
+            n = child.visits
+            score = child.total / n + sqrt(k / n)
             if score > best_score:
                 best_score = score
                 best = child
