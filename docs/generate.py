@@ -123,7 +123,8 @@ def d_algorithms() -> str:
     from sakiyomi.search.algorithms import ALGORITHMS
 
     body = [[f"`{a.name}`", a.summary, "MinMax" if a.form == "minmax" else "NegaMax",
-             "yes" if a.windowed else "no", "Searcher" if a.searcher_based else "textbook"]
+             "yes" if a.windowed else "no",
+             "Searcher" if a.searcher_based else "MCTS" if a.monte_carlo else "textbook"]
             for a in ALGORITHMS.values()]
     return table(["`--algorithm`", "what it does", "form", "window", "runs on"], body)
 

@@ -39,6 +39,7 @@ from sakiyomi.game import (
     capable,
 )
 from sakiyomi.score import INF
+from sakiyomi.search.algorithms import get as get_algorithm
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
@@ -123,23 +124,53 @@ def mcts_for(
     return MCTS(game, config, stop=stop, walker=_kernel_walker if compiled else game_walker)
 
 
+def mcts_position(
+    game: Game[M], limits: Limits, *, iterations: int | None = None,
+    config: MCTSConfig | None = None, engine: str = "auto", algorithm: str = "mcts",
+    stop: StopSignal | None = None, on_info: Callable[[SearchInfo[M]], object] | None = None,
+    observe: Callable[[MCTS[M]], object] | None = None,
+) -> SearchResult[M]:
+    """The registry's Monte Carlo ``algorithm`` on a copy of ``game``: ``iterations`` and the
+    node and time ``limits`` (counted from when the search is ready, after any compilation)
+    end it, whichever comes first.  ``extra['engine']`` says where the playouts ran.
+    """
+    runner = get_algorithm(algorithm).monte_carlo
+    if runner is None:
+        raise GameError(f"{algorithm} is not a Monte Carlo algorithm")
+    search = mcts_for(game.copy(), config, engine=engine)
+    search.stop = stop if stop is not None else StopSignal.from_limits(limits)
+    if observe is not None:
+        observe(search)
+    result = runner(search, iterations, on_info)
+    kind = "compiled" if isinstance(search.walker, KernelWalker) else "python"
+    return replace(result, extra={**result.extra, "engine": kind})
+
+
 def _kernel_walker(game: Game[Any], config: MCTSConfig, rng: random.Random) -> Walker[Any]:
     kernel = cast(KernelGame, game)
-    module = _kernel_module(*kernel.kernel_spec())
+    module = _kernel_module(kernel)
     walker: Walker[Any] = KernelWalker(module, kernel.kernel_state(), rng.getrandbits(64),
                                        config.rollout == "game")
     return walker
 
 
-def _kernel_module(module_name: str, params: dict[str, int]) -> types.ModuleType:
-    """The generated module of a kernel game (built once per process)."""
+def _kernel_module(game: KernelGame) -> types.ModuleType:
+    """The generated module of a kernel game, its playouts loaded (built once per process),
+    so that no search's clock pays for a compilation.
+    """
+    module_name, params = game.kernel_spec()
     mkey = (module_name, tuple(sorted(params.items())))
     with _pool_lock:
         module = _modules.get(mkey)
+        warm = module is not None and _playouts_ready.get(mkey, False)
     if module is None:
         module = build(module_name, params)
         with _pool_lock:
             _modules[mkey] = module
+    if not warm:
+        KernelWalker.warm_up(module, game.kernel_state())
+        with _pool_lock:
+            _playouts_ready[mkey] = True
     return module
 
 
@@ -148,6 +179,7 @@ def _kernel_module(module_name: str, params: dict[str, int]) -> types.ModuleType
 _pool_lock = threading.Lock()
 _pool: dict[tuple[object, ...], list[CompiledSearch]] = {}
 _modules: dict[tuple[str, tuple[tuple[str, int], ...]], types.ModuleType] = {}
+_playouts_ready: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
 
 
 def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledSearch:

@@ -102,6 +102,20 @@ class KernelWalker:
         finished, value = module.k_outcome(self._root, 0)
         self._root_status = int(value) if finished else None
 
+    @staticmethod
+    def warm_up(module: types.ModuleType, root: tuple[int, ...]) -> None:
+        """Load (or compile) the playout functions with a throw-away walk from ``root``."""
+        import numpy as np
+
+        state = module.make_state(*root)
+        buf = np.zeros(max(int(module.MAX_MOVES), 1) * 2, dtype=np.int64)
+        rng = np.array([1], dtype=np.uint64)
+        count = module.p_moves(state, buf)
+        module.k_outcome(state, 0)
+        if count:
+            child = module.p_child(state, int(buf[0]), rng, buf, False)[0]
+            module.p_playout(module.make_state(*child), rng, buf, True)
+
     def descend(self, node: Any) -> None:
         """Step to ``node``'s position (made and evaluated the first time)."""
         state = node.cache

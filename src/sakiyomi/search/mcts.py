@@ -81,6 +81,19 @@ class MCTSConfig:
     seed: int = 0
     reuse: bool = True
 
+    @classmethod
+    def from_options(cls, exploration: float | None = None, seed: int | None = None,
+                     rollout: str | None = None) -> MCTSConfig:
+        """The defaults, with the options that were given (command lines)."""
+        settings: dict[str, Any] = {}
+        if exploration is not None:
+            settings["exploration"] = exploration
+        if seed is not None:
+            settings["seed"] = seed
+        if rollout is not None:
+            settings["rollout"] = rollout
+        return cls(**settings)
+
     def __post_init__(self) -> None:
         if not (self.exploration >= 0 and math.isfinite(self.exploration)):
             raise ValueError(f"exploration must be a finite number >= 0, not {self.exploration}")
@@ -256,7 +269,7 @@ class MCTS(Generic[M]):
         self._root_copy: Game[M] | None = None
         self.reused = 0  # visits of the subtree kept by the last set_game
         self.game = game
-        self._walker: Walker[M] = self._make_walker(game, self.config, self._rng)
+        self.walker: Walker[M] = self._make_walker(game, self.config, self._rng)
         self._set_mode(game)
 
     def _set_mode(self, game: Game[M]) -> None:
@@ -277,7 +290,7 @@ class MCTS(Generic[M]):
         self.root.move = None
         self.reused = self.root.visits
         self.game = game
-        self._walker = self._make_walker(game, self.config, self._rng)
+        self.walker = self._make_walker(game, self.config, self._rng)
         self._set_mode(game)
         self._root_copy = None
         return self.reused
@@ -344,7 +357,7 @@ class MCTS(Generic[M]):
 
     def _iterate(self) -> None:
         """One selection, expansion, playout and back-up."""
-        walker, stats, solver = self._walker, self.stats, self.config.solver
+        walker, stats, solver = self.walker, self.stats, self.config.solver
         node = self.root
         depth = 0
         newly_proven: Node[M] | None = None
@@ -499,10 +512,26 @@ class MCTS(Generic[M]):
 
         return key
 
-    def principal_variation(self) -> tuple[M, ...]:
-        """Best children from the root down."""
+    def move_record(self, child: Node[M]) -> dict[str, object]:
+        """What the search knows about one root move: visits, mean, its value for the root's
+        side to move (as ``value``: proven, else the mean ×100 or in game units), proof, PV.
+        """
+        proven = _up(child.proven) if self.config.solver and child.proven is not None \
+            else None
+        if proven is not None:
+            value = proven if not self._result_mode or is_decisive(proven) \
+                else 100 * sign(proven)
+        else:
+            value = round(100 * child.mean) if self._result_mode else round(child.mean)
+        return {"move": child.move, "visits": child.visits, "mean": round(child.mean, 4),
+                "value": value,
+                "proven": None if proven is None else ("loss", "draw", "win")[sign(proven) + 1],
+                "pv": (child.move, *self.principal_variation(child))}
+
+    def principal_variation(self, start: Node[M] | None = None) -> tuple[M, ...]:
+        """Best children from ``start`` (default: the root) down."""
         line: list[M] = []
-        node: Node[M] | None = self.root
+        node: Node[M] | None = start if start is not None else self.root
         while node is not None:
             node = self.best_child(node)
             if node is None or node.visits == 0:
@@ -554,6 +583,7 @@ class MCTS(Generic[M]):
         }
         if proven is not None:
             extra["proven_score"] = proven
+        extra["moves"] = [self.move_record(c) for c in self.ranked(root)]
         return SearchResult(self.value(), best.move if best is not None else None, pv,
                             len(pv), self._since(before), seconds, complete, extra)
 
