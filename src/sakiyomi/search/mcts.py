@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from sakiyomi.game import Game, RolloutPolicy, TerminalScoring, capable
-from sakiyomi.score import INF, from_tt, is_decisive, is_win, sign
+from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, sign
 from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import StopSignal
@@ -217,6 +217,9 @@ class GameWalker(Generic[M]):
         game, line, rng, policy = self.game, self._line, self._rng, self._policy
         plies = 0
         while (outcome := game.outcome()) is None:
+            if plies >= MAX_PLY:  # a game with cycles may never end at random: a draw
+                self._undo(plies)
+                return 0, plies
             if policy is not None:
                 move = policy(rng)
             else:
@@ -226,10 +229,14 @@ class GameWalker(Generic[M]):
             line.append(move)
             plies += 1
         score = self._scorer(outcome, plies)
+        self._undo(plies)
+        return (score if plies % 2 == 0 else -score), plies
+
+    def _undo(self, plies: int) -> None:
+        game, line = self.game, self._line
         for _ in range(plies):
             game.undo()
             line.pop()
-        return (score if plies % 2 == 0 else -score), plies
 
     def fail(self, exc: BaseException) -> BaseException:
         """Unwind the line move by move (``search.errors``), naming it in the error."""
@@ -368,6 +375,9 @@ class MCTS(Generic[M]):
                     break
                 if solver and node.proven is not None:
                     score = node.proven
+                    break
+                if depth >= MAX_PLY:  # a cycle followed this deep: scored as a draw
+                    score = 0
                     break
                 untried = node.untried
                 if untried is None:
