@@ -94,8 +94,8 @@ def match(name: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
             continue
         for mcts_side in (Player.FIRST, Player.SECOND):
             limits = Limits(time=seconds)
-            mc: MCTSAgent[Any] = MCTSAgent(limits, MCTSConfig(seed=seed * 1000 + pair, reward="result"),
-                           name="mcts")
+            config = MCTSConfig(seed=seed * 1000 + pair, reward="result")
+            mc: MCTSAgent[Any] = MCTSAgent(limits, config, name="mcts")
             ab: SearchAgent[Any] = SearchAgent(limits, name="alphabeta")
             agents = {mcts_side: mc, mcts_side.other: ab}
             winner = play(root.copy(), agents)

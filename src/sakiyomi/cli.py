@@ -127,6 +127,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 # ---- Monte Carlo tree search -----------------------------------------------------------------
 
 MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given
+MCTS_OPTIONS = ("iterations", "exploration", "seed", "rollout", "reward")
 
 
 def _mcts_config(args: argparse.Namespace, algorithm: algorithms.Algorithm
@@ -134,14 +135,13 @@ def _mcts_config(args: argparse.Namespace, algorithm: algorithms.Algorithm
     """The MCTS settings of the command line (None for the other algorithms, which must not
     be given MCTS options).
     """
-    given = [f"--{name}" for name in ("iterations", "exploration", "seed", "rollout")
-             if getattr(args, name, None) is not None]
+    given = [f"--{name}" for name in MCTS_OPTIONS if getattr(args, name, None) is not None]
     if algorithm.monte_carlo is None:
         if given:
             names = " or ".join(a.name for a in algorithms.MONTE_CARLO)
             raise UsageError(f"{'/'.join(given)} need --algorithm {names}")
         return None
-    return MCTSConfig.from_options(args.exploration, args.seed, args.rollout)
+    return MCTSConfig.from_options(args.exploration, args.seed, args.rollout, args.reward)
 
 
 def _mcts_run(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
@@ -176,6 +176,9 @@ def _mcts_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=_non_negative_int, help="MCTS: random seed (default 0)")
     p.add_argument("--rollout", choices=("random", "game"),
                    help="MCTS: random playouts, or the game's playout policy")
+    p.add_argument("--reward", choices=("auto", "result", "score"),
+                   help="MCTS: +1/0/-1 per playout (result), the game's final score (score); "
+                   "auto: score for games that have one")
 
 
 # ---- solve -------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ class MCTSConfig:
 
     @classmethod
     def from_options(cls, exploration: float | None = None, seed: int | None = None,
-                     rollout: str | None = None) -> MCTSConfig:
+                     rollout: str | None = None, reward: str | None = None) -> MCTSConfig:
         """The defaults, with the options that were given (command lines)."""
         settings: dict[str, Any] = {}
         if exploration is not None:
@@ -92,6 +92,8 @@ class MCTSConfig:
             settings["seed"] = seed
         if rollout is not None:
             settings["rollout"] = rollout
+        if reward is not None:
+            settings["reward"] = reward
         return cls(**settings)
 
     def __post_init__(self) -> None:
@@ -499,8 +501,9 @@ class MCTS(Generic[M]):
 
     def best_child(self, node: Node[M]) -> Node[M] | None:
         """The move to play from ``node``: when ``node`` is proven, a child that achieves its
-        value; else the most visited child not proven worse than another (ties: the better
-        mean); None for a node without children.
+        value; else a proven child that secures ``node.lo`` when no unproven child's mean
+        promises more (the "secure child"); else the most visited child not proven worse
+        than another (ties: the better mean); None for a node without children.
         """
         return max(node.children, key=self._rank(node), default=None)
 
@@ -508,21 +511,30 @@ class MCTS(Generic[M]):
         """The children of ``node``, best first (``best_child``'s order)."""
         return sorted(node.children, key=self._rank(node), reverse=True)
 
-    def _rank(self, node: Node[M]) -> Callable[[Node[M]], tuple[bool, bool, int, float]]:
+    def _rank(self, node: Node[M]
+              ) -> Callable[[Node[M]], tuple[bool, bool, bool, int, float]]:
         solver = self.config.solver
         target, secured = node.proven, node.lo
+        promised = max((c.mean for c in node.children if c.proven is None and c.visits),
+                       default=-math.inf)
+        secure = solver and secured > -INF and self._estimate(secured) >= promised
 
-        def key(child: Node[M]) -> tuple[bool, bool, int, float]:
+        def key(child: Node[M]) -> tuple[bool, bool, bool, int, float]:
             if not solver:
-                return False, True, child.visits, child.mean
-            achieves = target is not None and child.proven is not None \
-                and _up(child.proven) == target
+                return False, True, False, child.visits, child.mean
+            proven = None if child.proven is None else _up(child.proven)
+            achieves = target is not None and proven == target
             dominated = _up(child.lo) < secured
-            return achieves, not dominated, child.visits, child.mean
+            return achieves, not dominated, secure and proven == secured, child.visits, \
+                child.mean
 
         return key
 
-    def move_record(self, child: Node[M]) -> dict[str, object]:
+    def _estimate(self, value: int) -> float:
+        """A proven value in reward units (to compare with means)."""
+        return float(sign(value)) if self._result_mode else float(value)
+
+    def move_record(self, child: Node[M], line: bool = True) -> dict[str, object]:
         """What the search knows about one root move: visits, mean, its value for the root's
         side to move (as ``value``: proven, else the mean ×100 or in game units), proof, PV.
         """
@@ -536,7 +548,7 @@ class MCTS(Generic[M]):
         return {"move": child.move, "visits": child.visits, "mean": round(child.mean, 4),
                 "value": value,
                 "proven": None if proven is None else ("loss", "draw", "win")[sign(proven) + 1],
-                "pv": (child.move, *self.principal_variation(child))}
+                "pv": (child.move, *self.principal_variation(child)) if line else ()}
 
     def principal_variation(self, start: Node[M] | None = None) -> tuple[M, ...]:
         """Best children from ``start`` (default: the root) down."""
@@ -555,12 +567,11 @@ class MCTS(Generic[M]):
         ``reward="result"`` (the expected result in percent), in game units with "score".
         """
         proven = self.root.proven if self.config.solver else None
-        result = self._result_mode
         if proven is not None:
-            return proven if not result or is_decisive(proven) else 100 * sign(proven)
+            return proven if not self._result_mode or is_decisive(proven) \
+                else 100 * sign(proven)
         best = self.best_child(self.root)
-        mean = best.mean if best is not None else 0.0
-        return round(100 * mean) if result else round(mean)
+        return int(str(self.move_record(best, False)["value"])) if best is not None else 0
 
     def info(self, seconds: float, before: SearchStats | None = None) -> SearchInfo[M]:
         """Progress so far (the PV's length stands for the depth)."""

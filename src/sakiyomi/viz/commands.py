@@ -92,7 +92,7 @@ def mcts_tree_text(args: argparse.Namespace, fmt: str) -> str:
     """The picture of a Monte Carlo search (``--algorithm mcts``): visits and means."""
     if args.depth is not None:
         raise GameError(f"{args.algorithm} has no depth: use --iterations")
-    config = MCTSConfig.from_options(args.exploration, args.seed, args.rollout)
+    config = MCTSConfig.from_options(args.exploration, args.seed, args.rollout, args.reward)
     game = load(args.game, args.position)
     if game.outcome() is not None:
         raise GameError("the position is already finished: there is no tree to draw")
@@ -115,8 +115,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
     if get(args.algorithm).monte_carlo is not None:
         text = mcts_tree_text(args, fmt)
     else:
-        given = [f"--{name}" for name in ("iterations", "exploration", "seed", "rollout")
-                 if getattr(args, name, None) is not None]
+        given = [f"--{name}" for name in ("iterations", "exploration", "seed", "rollout",
+                                          "reward") if getattr(args, name, None) is not None]
         if given:
             raise GameError(f"{'/'.join(given)} need --algorithm mcts")
         picture, _ = trace_picture(args.game, args.position, args.algorithm, args.depth,
