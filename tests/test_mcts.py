@@ -73,6 +73,17 @@ def test_finds_the_winning_move_in_won_connect4(moves: str, solver: bool, engine
     assert game.position_text() == moves
 
 
+@pytest.mark.parametrize("moves", WON_CONNECT4)
+def test_score_rewards_keep_a_proven_win_over_busier_moves(moves: str) -> None:
+    # With Pons's scores as rewards a win is proved with its margin, not shortcut: the move
+    # that secures it must still be played while other moves are being disproved.
+    game: Any = load("connect4", moves)
+    values, _ = analyze_position(game, None)
+    expected = {mv.move for mv in values if mv.value > 0}
+    result = mcts_for(game, MCTSConfig(seed=1, reward="score")).search(3000)
+    assert result.best_move in expected and result.value > 0
+
+
 # ---- the solver: exact values, cross-checked with solve -------------------------------------
 
 
