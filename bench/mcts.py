@@ -18,7 +18,8 @@ Prints one JSON line per measurement; ``--markdown FILE`` also writes the tables
 tutorial page 11 includes ``bench/results/mcts/summary.md``).  The machine's load (``uptime``)
 is recorded with the results: absolute rates on a loaded machine are low, ratios hold.
 
-    python bench/mcts.py --games 20 --time 0.1 --speed --markdown bench/results/mcts/summary.md
+    python bench/mcts.py --games 20 --time 0.1 0.5 --speed \
+        --markdown bench/results/mcts/summary.md > bench/results/mcts/run.jsonl
 """
 
 from __future__ import annotations
@@ -72,15 +73,22 @@ def play(game: Game[Any], agents: dict[Player, Any]) -> Player | None:
     return outcome.winner
 
 
-def elo(score: float, games: int, scores: list[float]) -> tuple[float, float, float]:
-    """Elo difference for a mean score, and its 95 % interval (normal approximation)."""
-    def to_elo(p: float) -> float:
-        p = min(max(p, 0.5 / games), 1 - 0.5 / games)  # finite at 0 % and 100 %
-        return -400 * math.log10(1 / p - 1)
+def to_elo(p: float) -> float | None:
+    """The Elo difference of a mean score (None for 0 % or 100 %: unbounded)."""
+    if p <= 0 or p >= 1:
+        return None
+    return -400 * math.log10(1 / p - 1)
 
-    sd = statistics.pstdev(scores) if len(scores) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(games)
-    return to_elo(score), to_elo(score - half), to_elo(score + half)
+
+def elo(score: float, games: int) -> tuple[float | None, float | None, float | None]:
+    """Elo difference for a mean score and its 95 % interval: Wilson's score interval for
+    the mean score (draws count half), so that 0 % and 100 % still get a finite other end.
+    """
+    z = 1.96
+    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) \
+        / (1 + z * z / games)
+    return to_elo(score), to_elo(max(0.0, centre - half)), to_elo(min(1.0, centre + half))
 
 
 def match(name: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
@@ -110,12 +118,22 @@ def match(name: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
                 scores.append(0.0)
     played = len(scores)
     score = sum(scores) / played
-    e, lo, hi = elo(score, played, scores)
+    e, lo, hi = elo(score, played)
     return {"bench": "match", "game": name, "time_per_move": seconds, "games": played,
             "mcts_wins": wins, "draws": draws, "alphabeta_wins": losses,
-            "mcts_score": round(score, 4), "elo": round(e), "elo_low": round(lo),
-            "elo_high": round(hi), "wall_seconds": round(time.perf_counter() - start, 1),
+            "mcts_score": round(score, 4), "elo": _round(e), "elo_low": _round(lo),
+            "elo_high": _round(hi), "wall_seconds": round(time.perf_counter() - start, 1),
             "load": load_average()}
+
+
+def _round(value: float | None) -> int | None:
+    return None if value is None else round(value)
+
+
+def _elo_text(value: int | None, low_end: bool) -> str:
+    if value is None:
+        return "−∞" if low_end else "+∞"
+    return f"{value:+d}"
 
 
 # ---- playout speed ----------------------------------------------------------------------------
@@ -193,14 +211,17 @@ def markdown(records: list[dict[str, Any]]) -> str:
              f"shared with other work (load average {load_average()}).", ""]
     matches = [r for r in records if r["bench"] == "match"]
     if matches:
-        lines += [f"MCTS against αβ (`SearchAgent`), {matches[0]['time_per_move']} s per move "
-                  "for both, colours alternated (Elo for MCTS, 95 % interval):", "",
-                  "| game | games | MCTS wins | draws | αβ wins | MCTS score | Elo (95 %) |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += ["MCTS against αβ (`SearchAgent`) with the same time per move, colours "
+                  "alternated (Elo for MCTS, 95 % interval):", "",
+                  "| game | s/move | games | MCTS wins | draws | αβ wins | MCTS score | "
+                  "Elo (95 %) |", "|---|---|---|---|---|---|---|---|"]
         for r in matches:
-            lines.append(f"| {r['game']} | {r['games']} | {r['mcts_wins']} | {r['draws']} | "
-                         f"{r['alphabeta_wins']} | {r['mcts_score']:.0%} | {r['elo']:+d} "
-                         f"({r['elo_low']:+d} … {r['elo_high']:+d}) |")
+            lines.append(f"| {r['game']} | {r['time_per_move']} | {r['games']} | "
+                         f"{r['mcts_wins']} | {r['draws']} | "
+                         f"{r['alphabeta_wins']} | {r['mcts_score']:.0%} | "
+                         f"{_elo_text(r['elo'], r['mcts_score'] <= 0)} "
+                         f"({_elo_text(r['elo_low'], True)} … "
+                         f"{_elo_text(r['elo_high'], False)}) |")
         lines.append("")
     fast = [r for r in records if r["bench"] == "playouts"]
     if fast:
@@ -218,7 +239,8 @@ def markdown(records: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per game kind (0: none)")
-    parser.add_argument("--time", type=float, default=0.1, help="seconds per move, each side")
+    parser.add_argument("--time", type=float, nargs="+", default=[0.1],
+                        help="seconds per move, each side (several: one match each)")
     parser.add_argument("--only", nargs="*", choices=list(GAMES), default=list(GAMES))
     parser.add_argument("--speed", action="store_true", help="playouts/s against OpenSpiel")
     parser.add_argument("--repeats", type=int, default=3)
@@ -232,8 +254,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(record), flush=True)
 
     if args.games:
-        for name in args.only:
-            emit(match(name, args.games, args.time, args.seed))
+        for seconds in args.time:
+            for name in args.only:
+                emit(match(name, args.games, seconds, args.seed))
     if args.speed:
         python = openspiel_python()
         sims = {"tictactoe": (20000, 4000), "connect4": (20000, 2000),

@@ -301,7 +301,7 @@ def _analyze_mcts(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
               "pv": moves[0]["pv"], "nodes": result.stats.nodes,
               "iterations": result.extra["iterations"], "depth": "playouts",
               "seconds": round(seconds, 6)}
-    lines = [f"{m['move']:>6}  {m['value']:>8}  visits {m['visits']:>7}  "
+    lines = [f"{m['move']:>6}  {m['score']:>11}  visits {m['visits']:>7}  "
              f"{m['proven'] or '':>4}  {' '.join(m['pv'])}" for m in moves]
     _emit(record, args.json, "\n".join(lines) + f"\niterations {record['iterations']}  "
           f"nodes {result.stats.nodes}  time {seconds:.3f}s")
