@@ -10,8 +10,9 @@ Pages are written from the templates in ``docs/src/*.md``.  A template line that
     @@plot NAME ARGS...          sakiyomi compare ARGS --plot img/NAME.svg
     @@solve GAME P1,P2,...       sakiyomi solve GAME - --json   (positions on stdin)
     @@algorithms                 the algorithm registry (sakiyomi.search.algorithms) as a table
-    @@mcts-grow GAME POS N1,N2   sakiyomi search GAME POS --algorithm mcts --iterations N --json
-                                 for each N: best move, its share of the visits, value, proof
+    @@mcts-grow GAME POS N1,N2 [OPTIONS]   sakiyomi search GAME POS --algorithm mcts
+                                 --iterations N [OPTIONS] --json for each N: best move, its
+                                 share of the visits, value, proof
     @@mcts-c GAME POS N C1,C2    the same at N iterations for each exploration constant C
     @@mcts-analyze GAME POS N    sakiyomi analyze GAME POS --algorithm mcts --iterations N
     @@include PATH               a file of the repository, verbatim (measured results)
@@ -146,13 +147,13 @@ def _mcts_row(record: dict[str, Any]) -> list[object]:
             f"{record['nodes']:,}"]
 
 
-def d_mcts_grow(game: str, position: str, counts: str) -> str:
+def d_mcts_grow(game: str, position: str, counts: str, *extra: str) -> str:
     body = []
     for n in counts.split(","):
-        command = ["search", game, position, "--algorithm", "mcts", "--iterations", n]
+        command = ["search", game, position, "--algorithm", "mcts", "--iterations", n, *extra]
         record = json.loads(sakiyomi([*command, "--json"]))
         body.append([f"{int(n):,}", record["stats"]["iterations"], *_mcts_row(record)])
-    shown = ["search", game, position, "--algorithm", "mcts", "--iterations", "N"]
+    shown = ["search", game, position, "--algorithm", "mcts", "--iterations", "N", *extra]
     return console(shown) + "\n" + table(
         ["N", "iterations run", "best move", "its visits", "value", "proven", "nodes"], body)
 

@@ -129,7 +129,8 @@ def mcts_picture(game: Game[Any], search: MCTS[Any], label: str,
              "UCT steps to the child with the largest q + c·sqrt(ln N / n): well-paying moves "
              "are revisited, rarely tried ones get a bonus."]
     if any(d.hidden for d in _walk(root)):
-        notes.append("+k more: children not drawn (fewer visits than the drawn positions).")
+        notes.append("+k under a position: k more children, not drawn (fewer visits than "
+                     "the drawn positions).")
     return MCTSPicture(root, title, label, total, notes)
 
 
@@ -247,9 +248,9 @@ def render_mcts_svg(picture: MCTSPicture) -> str:
             out.append(f'<text x="{mx + 4:.1f}" y="{my:.1f}" font-size="10" fill="#333">'
                        f"{escape(child.text)}</text>")
         if item.hidden:
-            out.append(f'<text x="{item.x + R + 4:.1f}" y="{item.y + R + 16:.1f}" '
-                       f'font-size="9" fill="#777">+{item.hidden} more '
-                       f"(n={item.hidden_visits})</text>")
+            out.append(f'<text class="hidden" x="{item.x:.1f}" y="{item.y + R + 11:.1f}" '
+                       f'font-size="9" text-anchor="middle" fill="#777" '
+                       f'data-visits="{item.hidden_visits}">+{item.hidden}</text>')
     out.append("</g>")
     out.append('<g class="nodes">')
     path_of = _paths(picture.root)
