@@ -10,10 +10,17 @@ Pages are written from the templates in ``docs/src/*.md``.  A template line that
     @@plot NAME ARGS...          sakiyomi compare ARGS --plot img/NAME.svg
     @@solve GAME P1,P2,...       sakiyomi solve GAME - --json   (positions on stdin)
     @@algorithms                 the algorithm registry (sakiyomi.search.algorithms) as a table
+    @@mcts-grow GAME POS N1,N2 [OPTIONS]   sakiyomi search GAME POS --algorithm mcts
+                                 --iterations N [OPTIONS] --json for each N: best move, its
+                                 share of the visits, value, proof
+    @@mcts-c GAME POS N C1,C2    the same at N iterations for each exploration constant C
+    @@mcts-analyze GAME POS N    sakiyomi analyze GAME POS --algorithm mcts --iterations N
+    @@include PATH               a file of the repository, verbatim (measured results)
     @@repetition NAME            a small cyclic game searched through the library (no CLI game
                                  has cycles yet): picture and table
 
-Usage: python docs/generate.py   (from the repository root, with sakiyomi installed)
+Usage: python docs/generate.py [PAGE ...]   (from the repository root, with sakiyomi
+installed; PAGE e.g. 11-mcts: only those pages)
 """
 
 from __future__ import annotations
@@ -123,9 +130,59 @@ def d_algorithms() -> str:
     from sakiyomi.search.algorithms import ALGORITHMS
 
     body = [[f"`{a.name}`", a.summary, "MinMax" if a.form == "minmax" else "NegaMax",
-             "yes" if a.windowed else "no", "Searcher" if a.searcher_based else "textbook"]
+             "yes" if a.windowed else "no",
+             "Searcher" if a.searcher_based else "MCTS" if a.monte_carlo else "textbook"]
             for a in ALGORITHMS.values()]
     return table(["`--algorithm`", "what it does", "form", "window", "runs on"], body)
+
+
+# ---- Monte Carlo tree search --------------------------------------------------------------
+
+
+def _mcts_row(record: dict[str, Any]) -> list[object]:
+    stats = record["stats"]
+    best = stats["visits"].get(record["best_move"], 0)
+    share = f"{best / max(1, sum(stats['visits'].values())):.0%}"
+    return [record["best_move"], share, record["value"], stats["proven"] or "-",
+            f"{record['nodes']:,}"]
+
+
+def d_mcts_grow(game: str, position: str, counts: str, *extra: str) -> str:
+    body = []
+    for n in counts.split(","):
+        command = ["search", game, position, "--algorithm", "mcts", "--iterations", n, *extra]
+        record = json.loads(sakiyomi([*command, "--json"]))
+        body.append([f"{int(n):,}", record["stats"]["iterations"], *_mcts_row(record)])
+    shown = ["search", game, position, "--algorithm", "mcts", "--iterations", "N", *extra]
+    return console(shown) + "\n" + table(
+        ["N", "iterations run", "best move", "its visits", "value", "proven", "nodes"], body)
+
+
+def d_mcts_c(game: str, position: str, count: str, constants: str) -> str:
+    body = []
+    for c in constants.split(","):
+        command = ["search", game, position, "--algorithm", "mcts", "--iterations", count,
+                   "--exploration", c]
+        record = json.loads(sakiyomi([*command, "--json"]))
+        body.append([c, *_mcts_row(record), record["stats"]["seldepth"]])
+    shown = ["search", game, position, "--algorithm", "mcts", "--iterations", count,
+             "--exploration", "C"]
+    return console(shown) + "\n" + table(
+        ["C", "best move", "its visits", "value", "proven", "nodes", "deepest"], body)
+
+
+def d_mcts_analyze(game: str, position: str, count: str) -> str:
+    command = ["analyze", game, position, "--algorithm", "mcts", "--iterations", count]
+    record = json.loads(sakiyomi([*command, "--json"]))
+    body = [[m["move"], m["visits"], f"{m['mean']:+.3f}", m["score"], m["proven"] or "-",
+             " ".join(m["pv"])] for m in record["moves"]]
+    return (console(command) + "\n"
+            + table(["move", "visits", "mean", "value", "proven", "line"], body)
+            + f"\n{record['iterations']:,} iterations, {record['nodes']:,} positions.\n")
+
+
+def d_include(path: str) -> str:
+    return (DOCS.parent / path).read_text(encoding="utf-8")
 
 
 # ---- a cyclic game for the repetition page ----------------------------------------------
@@ -228,6 +285,8 @@ def d_repetition(name: str) -> str:
 DIRECTIVES: dict[str, Callable[..., str]] = {
     "tree": d_tree, "text": d_text, "compare": d_compare, "depths": d_depths,
     "plot": d_plot, "solve": d_solve, "repetition": d_repetition, "algorithms": d_algorithms,
+    "include": d_include, "mcts-grow": d_mcts_grow, "mcts-c": d_mcts_c,
+    "mcts-analyze": d_mcts_analyze,
 }
 
 
@@ -246,7 +305,10 @@ def build(template: Path) -> str:
 
 def main() -> None:
     IMG.mkdir(exist_ok=True)
+    wanted = set(sys.argv[1:])
     for template in sorted((DOCS / "src").glob("*.md")):
+        if wanted and template.stem not in wanted:
+            continue
         print(template.name, flush=True)
         (DOCS / template.name).write_text(build(template), encoding="utf-8")
 

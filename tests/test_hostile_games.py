@@ -148,10 +148,13 @@ RUNNERS: dict[str, Callable[[Any, int], object]] = {
 
 def _asks(runner: str, method: str) -> bool:
     """Does ``runner`` call ``method`` at all?  Solving reads to the end of the game (and
-    and-or to a win): no evaluate(); the textbook functions have no table: no key().
+    and-or to a win): no evaluate(); the textbook functions have no table: no key(); MCTS
+    asks neither.
     """
     if method == "evaluate" and runner in ("solve", "registry and-or"):
         return False
+    if runner.startswith("registry") and get(runner[9:]).monte_carlo is not None:
+        return method not in ("evaluate", "key")  # playouts to the end, no table
     return not (method == "key" and runner.startswith("registry")
                 and not get(runner[9:]).searcher_based)
 

@@ -23,7 +23,8 @@ def rows(report_rows: list[Row]) -> dict[str, Row]:
 def test_ordering_effect_on_tictactoe() -> None:
     report = compare(TicTacToe(), 4)
     table = rows(report.rows)
-    assert len({r.value for r in report.rows if r.algorithm != "and-or"}) == 1
+    # and-or answers win/no-win; mcts plays out to the end (no depth): its own scale
+    assert len({r.value for r in report.rows if r.algorithm not in ("and-or", "mcts")}) == 1
     # Counts of the textbook algorithms come from the textbook functions themselves.
     assert table["minimax"].nodes == textbook.minimax(TicTacToe(), 4).nodes
     assert table["alphabeta"].nodes < table["minimax"].nodes

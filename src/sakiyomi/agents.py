@@ -6,12 +6,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from sakiyomi.engines import EngineSession, solvable
+from sakiyomi.engines import EngineSession, mcts_for, solvable
 from sakiyomi.game import Game, GameError
 from sakiyomi.score import format_score
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal, TimePlan
+from sakiyomi.search.mcts import MCTS, MCTSConfig
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import move_values
@@ -135,4 +136,49 @@ class SearchAgent(Generic[M]):
             line = " ".join(game.move_to_text(m) for m in pv)
             self.report(f"{self.name} plays {game.move_to_text(move)}  {what}  pv {line}  "
                         f"nodes {nodes}")
+
+
+class MCTSAgent(Generic[M]):
+    """The computer by Monte Carlo tree search (``sakiyomi.search.mcts``; compiled playouts
+    for kernel games): each move gets ``iterations`` and the node and time limits of
+    ``limits`` (5 s when none is set; a depth means nothing to MCTS), and the tree is kept
+    from move to move (the subtree of the new position, ``MCTS.set_game``).
+    """
+
+    def __init__(
+        self, limits: Limits, config: MCTSConfig | None = None,
+        report: Callable[[str], None] | None = None, name: str = "cpu", *,
+        iterations: int | None = None, engine: str = "auto",
+    ) -> None:
+        self.limits = limits
+        self.config = config
+        self.report = report
+        self.name = name
+        self.iterations = iterations
+        self.engine = engine
+        self.search: MCTS[M] | None = None
+        self.last: SearchResult[M] | None = None
+
+    def choose(self, game: Game[M]) -> M:
+        """Search a copy of the position (reusing the tree) and play the best move."""
+        position = game.copy()
+        nodes, seconds = self.limits.nodes, self.limits.time
+        if self.iterations is None and nodes is None and seconds is None:
+            seconds = 5.0
+        if self.search is None:
+            self.search = mcts_for(position, self.config, engine=self.engine)
+        else:
+            self.search.set_game(position)
+        self.search.stop = StopSignal(nodes=nodes, seconds=seconds)
+        result = self.search.search(self.iterations)
+        self.last = result
+        move = result.best_move if result.best_move is not None else game.legal_moves()[0]
+        if self.report is not None:
+            proven = result.extra.get("proven")
+            what = f"proven {proven}" if proven else f"value {result.value}"
+            line = " ".join(game.move_to_text(m) for m in result.pv)
+            self.report(f"{self.name} plays {game.move_to_text(move)}  {what}  "
+                        f"iterations {result.extra['iterations']} (+{result.extra['reused']} "
+                        f"kept)  pv {line}  nodes {result.stats.nodes}")
+        return move
 

@@ -17,8 +17,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from sakiyomi.agents import Agent, HumanAgent, SearchAgent
-from sakiyomi.engines import ENGINES, analyze_position, search_position, solve_position
+from sakiyomi.agents import Agent, HumanAgent, MCTSAgent, SearchAgent
+from sakiyomi.engines import (
+    ENGINES,
+    analyze_position,
+    mcts_position,
+    search_position,
+    solve_position,
+)
 from sakiyomi.game import Game, GameError, GameUnits, Player
 from sakiyomi.games import GAMES, load
 from sakiyomi.inputs import InputError, parse_int, parse_seconds
@@ -26,6 +32,7 @@ from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
+from sakiyomi.search.mcts import MCTSConfig
 from sakiyomi.search.perft import perft
 
 # Limits of the numbers the command line takes (each refused beyond, in one line).
@@ -86,7 +93,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise GameError("the position is already finished: there is nothing to search")
     start = time.perf_counter()
     algorithm = algorithms.get(args.algorithm)
-    if algorithm.searcher_based:
+    config = _mcts_config(args, algorithm)
+    if config is not None:
+        if args.depth is not None or args.no_tt:
+            raise UsageError(f"{args.algorithm} has no depth and no table: use --iterations, "
+                             "--nodes or --time")
+        result = _mcts_run(args, game, config, Limits(nodes=args.nodes, time=args.time))
+        value, pv, depth, best = result.value, result.pv, result.depth, result.best_move
+        nodes, leaves = result.stats.nodes, result.stats.leaves
+        stats: dict[str, Any] = _mcts_stats(game, result)
+    elif algorithm.searcher_based:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
                         else 10.0)
@@ -97,7 +113,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         value, pv, depth = result.value, result.pv, result.depth
         nodes, leaves = result.stats.nodes, result.stats.leaves
         best = result.best_move
-        stats: dict[str, float] = result.stats.as_dict()
+        stats = dict(result.stats.as_dict())
         stats["nps"] = round(result.nps)
     else:
         if args.nodes is not None or args.time is not None:
@@ -122,6 +138,63 @@ def cmd_search(args: argparse.Namespace) -> int:
           f"value {format_score(value)}  best {best_text}  pv {' '.join(pv_text)}\n"
           f"algorithm {args.algorithm}  depth {depth}  time {seconds:.3f}s\n{counters}")
     return 0
+
+
+# ---- Monte Carlo tree search -----------------------------------------------------------------
+
+MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given
+MCTS_OPTIONS = ("iterations", "exploration", "seed", "rollout", "reward")
+
+
+def _mcts_config(args: argparse.Namespace, algorithm: algorithms.Algorithm
+                 ) -> MCTSConfig | None:
+    """The MCTS settings of the command line (None for the other algorithms, which must not
+    be given MCTS options).
+    """
+    given = [f"--{name}" for name in MCTS_OPTIONS if getattr(args, name, None) is not None]
+    if algorithm.monte_carlo is None:
+        if given:
+            names = " or ".join(a.name for a in algorithms.MONTE_CARLO)
+            raise UsageError(f"{'/'.join(given)} need --algorithm {names}")
+        return None
+    return MCTSConfig.from_options(args.exploration, args.seed, args.rollout, args.reward)
+
+
+def _mcts_run(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
+              limits: Limits) -> Any:
+    iterations = args.iterations
+    if iterations is None and limits.nodes is None and limits.time is None:
+        iterations = MCTS_DEFAULT_ITERATIONS
+    try:
+        with _watch(args.json, game, "playing out") as watch:
+            return mcts_position(game, limits, iterations=iterations, config=config,
+                                 engine=args.engine, algorithm=args.algorithm,
+                                 on_info=watch.on_info, observe=watch.follow)
+    except ValueError as exc:  # e.g. --rollout game for a game without a rollout policy
+        raise UsageError(str(exc)) from None
+
+
+def _mcts_stats(game: Game[Any], result: Any) -> dict[str, Any]:
+    extra = result.extra
+    visits = {game.move_to_text(m): n for m, n in extra["visits"].items()}
+    return {"nodes": result.stats.nodes, "leaves": result.stats.leaves,
+            "iterations": extra["iterations"], "seldepth": result.stats.seldepth,
+            "nps": round(result.nps), "proven": extra["proven"], "mean": extra["mean"],
+            "engine": extra.get("engine"), "visits": visits}
+
+
+def _mcts_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--iterations", type=_iterations,
+                   help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} without "
+                   "--nodes/--time)")
+    p.add_argument("--exploration", type=_exploration, help="MCTS: UCB1 constant c "
+                   "(default √2)")
+    p.add_argument("--seed", type=_seed, help="MCTS: random seed (default 0)")
+    p.add_argument("--rollout", choices=("random", "game"),
+                   help="MCTS: random playouts, or the game's playout policy")
+    p.add_argument("--reward", choices=("auto", "result", "score"),
+                   help="MCTS: +1/0/-1 per playout (result), the game's final score (score); "
+                   "auto: score for games that have one")
 
 
 # ---- solve -------------------------------------------------------------------------------
@@ -224,6 +297,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if game.outcome() is not None:
         raise GameError("the position is already finished: there are no moves to analyze")
     start = time.perf_counter()
+    config = _mcts_config(args, algorithms.get(args.algorithm))
+    if config is not None:
+        return _analyze_mcts(args, game, config, start)
     depth = None if args.exact or args.depth is None else args.depth
     with _watch(args.json, game, "analyzing") as watch:
         values, nodes = analyze_position(game, depth, engine=args.engine, observe=watch.follow)
@@ -241,6 +317,29 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     lines = [f"{m['move']:>6}  {m['value']:>8}  {' '.join(_moves_text(game, mv.pv))}"
              for m, mv in zip(moves, values, strict=True)]
     _emit(record, args.json, "\n".join(lines) + f"\nnodes {nodes}  time {seconds:.3f}s")
+    return 0
+
+
+def _analyze_mcts(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
+                  start: float) -> int:
+    """Every root move with its visits, mean and value after the playouts (best first)."""
+    if args.depth is not None or args.exact:
+        raise UsageError(f"{args.algorithm} has no depth and no exact mode: use --iterations")
+    result = _mcts_run(args, game, config, Limits())
+    seconds = time.perf_counter() - start
+    moves = [{"move": game.move_to_text(m["move"]), "value": game_value(game, m["value"], False),
+              "score": format_score(m["value"]), "visits": m["visits"], "mean": m["mean"],
+              "proven": m["proven"], "pv": _moves_text(game, m["pv"])}
+             for m in result.extra["moves"]]
+    record = {"game": args.game, "position": args.position, "algorithm": args.algorithm,
+              "moves": moves, "value": moves[0]["value"], "best_move": moves[0]["move"],
+              "pv": moves[0]["pv"], "nodes": result.stats.nodes,
+              "iterations": result.extra["iterations"], "depth": "playouts",
+              "seconds": round(seconds, 6)}
+    lines = [f"{m['move']:>6}  {m['score']:>11}  visits {m['visits']:>7}  "
+             f"{m['proven'] or '':>4}  {' '.join(m['pv'])}" for m in moves]
+    _emit(record, args.json, "\n".join(lines) + f"\niterations {record['iterations']}  "
+          f"nodes {result.stats.nodes}  time {seconds:.3f}s")
     return 0
 
 
@@ -276,10 +375,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     def write(text: str) -> None:
         print(text, flush=True)
 
+    config = _mcts_config(args, algorithms.get(args.algorithm))
+    if config is not None:
+        if args.depth is not None:
+            raise UsageError(f"{args.algorithm} has no depth: use --iterations, --nodes or "
+                             "--time")
+        limits = Limits(nodes=args.nodes, time=args.time if args.time is not None else
+                        None if args.nodes is not None or args.iterations else 5.0)
+
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
-        searcher: Agent[Any] = SearchAgent(limits, report=write, engine=args.engine)
+        searcher: Agent[Any]
+        if config is not None:
+            searcher = MCTSAgent(limits, config, report=write, iterations=args.iterations,
+                                 engine=args.engine)
+        else:
+            searcher = SearchAgent(limits, report=write, engine=args.engine)
         if book is not None:
             from sakiyomi.parallel.book import BookAgent
 
@@ -327,7 +439,26 @@ _pruned_budget = _count("node count", 0, MAX_DRAWN)
 _port = _count("port", 0, 65_535)
 _searches = _count("searches", 1, MAX_SEARCHES)
 _workers = _count("workers", 1, 1024)
+_iterations = _count("iterations", 1, MAX_NODES)
+_seed = _count("seed", 0, (1 << 63) - 1)
 _split_depth = _count("split depth", 1, MAX_DEPTH)
+
+
+def _exploration(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value >= 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
+    return value
+
+
+def _move_choosers() -> tuple[str, ...]:
+    """The algorithms that analyze and play offer: the production αβ and the Monte Carlo
+    family (the textbook functions neither play nor keep a table).
+    """
+    return (algorithms.DEFAULT, *(a.name for a in algorithms.MONTE_CARLO))
 
 
 def lazy(target: str) -> Callable[[argparse.Namespace], int]:
@@ -370,6 +501,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    _mcts_options(p)
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
@@ -393,9 +525,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--depth", type=_depth)
     group.add_argument("--exact", action="store_true")
+    p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
+                   help="pvs: αβ values of every move; mcts: visits and means")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    _mcts_options(p)
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
@@ -413,9 +548,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--nodes", type=_nodes)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--position")
+    p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
+                   help="the computer's search: pvs (αβ) or mcts")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
     p.add_argument("--book", metavar="FILE", help="play solved positions' moves from a book")
+    _mcts_options(p)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
@@ -427,10 +565,14 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("-o", "--output")
     p.add_argument("--max-nodes", type=_drawn_nodes, default=20_000,
                    help="refuse to record more nodes than this")
-    p.add_argument("--max-drawn", type=_drawn_nodes, default=300,
-                   help="collapse subtrees beyond this many drawn nodes")
+    p.add_argument("--max-drawn", type=_drawn_nodes,
+                   help="collapse subtrees beyond this many drawn nodes (default 300; mcts: "
+                   "the 60 most visited positions)")
     p.add_argument("--pruned-budget", type=_pruned_budget, default=2_000,
                    help="positions below pruned moves to draw (0: the pruned moves only)")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="mcts: where the playouts run (compiled for kernel games)")
+    _mcts_options(p)
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")

@@ -20,6 +20,7 @@ game is solved and searched with, the same for both engines.
 
 from __future__ import annotations
 
+import random
 import threading
 import types
 import weakref
@@ -27,6 +28,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
+from sakiyomi.compiled.playout import KernelWalker
 from sakiyomi.compiled.template import CompiledSearch, build, numba_available
 from sakiyomi.game import (
     Game,
@@ -40,6 +42,7 @@ from sakiyomi.score import INF
 from sakiyomi.search import algorithms
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
+from sakiyomi.search.mcts import MCTS, MCTSConfig, Walker, game_walker
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import MoveValue, analyze, solve
@@ -101,11 +104,81 @@ def engine_for(
     return Searcher(game, config, stop=stop, tracer=tracer)
 
 
+# ---- Monte Carlo tree search ----------------------------------------------------------------
+
+
+def mcts_for(
+    game: Game[M], config: MCTSConfig | None = None, *, engine: str = "auto",
+    stop: StopSignal | None = None,
+) -> MCTS[M]:
+    """A Monte Carlo tree search over ``game`` itself (searched in place, restored after every
+    search): its playouts run compiled (``compiled.playout``) for kernel games unless
+    ``engine`` is "python"; "compiled" insists on them.
+    """
+    if engine not in ENGINES:
+        raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "compiled" and not capable(game, KernelGame):
+        raise GameError("this game has no compiled kernels: use --engine python or auto")
+    compiled = engine != "python" and compiled_available(game)
+    return MCTS(game, config, stop=stop, walker=_kernel_walker if compiled else game_walker)
+
+
+def mcts_position(
+    game: Game[M], limits: Limits, *, iterations: int | None = None,
+    config: MCTSConfig | None = None, engine: str = "auto", algorithm: str = "mcts",
+    stop: StopSignal | None = None, on_info: Callable[[SearchInfo[M]], object] | None = None,
+    observe: Callable[[MCTS[M]], object] | None = None,
+) -> SearchResult[M]:
+    """The registry's Monte Carlo ``algorithm`` on a copy of ``game``: ``iterations`` and the
+    node and time ``limits`` (counted from when the search is ready, after any compilation)
+    end it, whichever comes first.  ``extra['engine']`` says where the playouts ran.
+    """
+    runner = algorithms.get(algorithm).monte_carlo
+    if runner is None:
+        raise GameError(f"{algorithm} is not a Monte Carlo algorithm")
+    search = mcts_for(game.copy(), config, engine=engine)
+    search.stop = stop if stop is not None else StopSignal.from_limits(limits)
+    if observe is not None:
+        observe(search)
+    result = runner(search, iterations, on_info)
+    kind = "compiled" if isinstance(search.walker, KernelWalker) else "python"
+    return replace(result, extra={**result.extra, "engine": kind})
+
+
+def _kernel_walker(game: Game[Any], config: MCTSConfig, rng: random.Random) -> Walker[Any]:
+    kernel = cast(KernelGame, game)
+    module = _kernel_module(kernel)
+    walker: Walker[Any] = KernelWalker(module, kernel.kernel_state(), rng.getrandbits(64),
+                                       config.rollout == "game")
+    return walker
+
+
+def _kernel_module(game: KernelGame) -> types.ModuleType:
+    """The generated module of a kernel game, its playouts loaded (built once per process),
+    so that no search's clock pays for a compilation.
+    """
+    module_name, params = game.kernel_spec()
+    mkey = (module_name, tuple(sorted(params.items())))
+    with _pool_lock:
+        module = _modules.get(mkey)
+        warm = module is not None and _playouts_ready.get(mkey, False)
+    if module is None:
+        module = build(module_name, params)
+        with _pool_lock:
+            _modules[mkey] = module
+    if not warm:
+        KernelWalker.warm_up(module, game.kernel_state())
+        with _pool_lock:
+            _playouts_ready[mkey] = True
+    return module
+
+
 # ---- the compiled engine ------------------------------------------------------------------
 
 _pool_lock = threading.Lock()
 _pool: dict[tuple[object, ...], list[CompiledSearch]] = {}
 _modules: dict[tuple[str, tuple[tuple[str, int], ...]], types.ModuleType] = {}
+_playouts_ready: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
 
 
 def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledSearch:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from random import Random
 from typing import Protocol, Self, TypeVar, runtime_checkable
 
 M = TypeVar("M")
@@ -325,6 +326,18 @@ class MirrorSymmetry(Protocol[M]):
 
     def mirror_move(self, move: M) -> M:
         """The move of the mirrored position that mirrors ``move``."""
+        ...
+
+
+@runtime_checkable
+class RolloutPolicy(Protocol[M_co]):
+    """A game that chooses the moves of Monte Carlo playouts itself (``sakiyomi.search.mcts``
+    with ``MCTSConfig(rollout="game")``): e.g. take a win at once, block the opponent's, else
+    anything.  Playouts that look a little ahead are slower but tell positions apart sooner.
+    """
+
+    def rollout_move(self, rng: Random) -> M_co:
+        """A legal move of the current (unfinished) position, drawn with ``rng``."""
         ...
 
 

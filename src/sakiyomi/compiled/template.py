@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from sakiyomi.compiled.playout import PLAYOUT
+
 KERNEL_MARKER = "# ---- KERNELS"
 HOOKS_MODULE = "sakiyomi.compiled.kernel_api"
 SEARCH_MODULE = "sakiyomi.compiled.search_template"
@@ -180,8 +182,11 @@ def _sections(module_name: str) -> list[Section]:
 
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
-    """The whole generated module: header, default hooks, the game's kernels, the search."""
-    return _header(params, compiled) + "".join(s.text for s in _sections(module_name))
+    """The whole generated module: header, default hooks, the game's kernels, the search, and
+    (compiled) the Monte Carlo playouts of ``sakiyomi.compiled.playout``.
+    """
+    text = _header(params, compiled) + "".join(s.text for s in _sections(module_name))
+    return text + PLAYOUT if compiled else text
 
 
 def numba_available() -> bool:

@@ -8,6 +8,7 @@ the counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 from typing import Self
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
@@ -91,6 +92,21 @@ class TicTacToe:
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
         """Centre first, corners next, edges last."""
         return [CELL_HINT[m] for m in moves]
+
+    def rollout_move(self, rng: Random) -> int:
+        """Playout policy (``RolloutPolicy``): complete a line if possible, else block the
+        opponent's, else any empty cell.
+        """
+        cells = self.cells
+        mark = 1 if self.to_move is Player.FIRST else 2
+        empty = [i for i in range(9) if not cells[i]]
+        for wanted in (mark, 3 - mark):
+            for cell in empty:
+                for a, b, c in LINES_THROUGH[cell]:
+                    others = [cells[x] for x in (a, b, c) if x != cell]
+                    if others[0] == others[1] == wanted:
+                        return cell
+        return empty[int(rng.random() * len(empty))]
 
     def key(self) -> int:
         key = 0

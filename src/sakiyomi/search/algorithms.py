@@ -4,7 +4,8 @@ The CLI (``--algorithm`` choices and runs), ``compare``, ``tree`` and the docs g
 this table, so adding an algorithm is adding one ``Algorithm`` here.  An entry says what the
 algorithm is (summary, MinMax or NegaMax form, whether it takes a window) and how to run it:
 textbook algorithms are one function call on the game; Searcher-based ones are a driver over
-the production node search (``sakiyomi.search.drivers``).
+the production node search (``sakiyomi.search.drivers``); Monte Carlo tree search
+(``sakiyomi.search.mcts``) is a family of its own: no depth, no window, iterations instead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits
+from sakiyomi.search.mcts import MCTS
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
@@ -27,6 +29,9 @@ Form = Literal["minmax", "negamax"]
 TextbookRunner = Callable[[Game[Any], int, Tracer], textbook.TextbookResult[Any]]
 InfoCallback = Callable[[SearchInfo[Any]], None]
 DriverRunner = Callable[[Engine[Any], Limits, "InfoCallback | None"], SearchResult[Any]]
+Progress = Callable[[SearchInfo[Any]], object]
+MonteCarloRunner = Callable[[MCTS[Any], "int | None", "Progress | None"], SearchResult[Any]]
+MCTS_ITERATIONS = 10_000  # what ``Algorithm.run`` gives MCTS (it stops sooner once proven)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +52,9 @@ class AlgorithmRun:
 class Algorithm:
     """One registry entry: what the algorithm is, and how to run it.
 
-    Exactly one of ``textbook`` (a call on the game, to a depth, with a tracer) and ``driver``
-    (iterative driving of an engine within limits: any ``search.engine.Engine``) is set.
+    Exactly one of ``textbook`` (a call on the game, to a depth, with a tracer), ``driver``
+    (iterative driving of an engine within limits: any ``search.engine.Engine``) and
+    ``monte_carlo`` (running a ``search.mcts.MCTS`` for some iterations) is set.
     """
 
     name: str
@@ -57,21 +63,37 @@ class Algorithm:
     windowed: bool  # searches inside an (α, β) window, so pictures show windows
     textbook: TextbookRunner | None = None
     driver: DriverRunner | None = None
+    monte_carlo: MonteCarloRunner | None = None
 
     def __post_init__(self) -> None:
-        if (self.textbook is None) == (self.driver is None):
-            raise ValueError(f"algorithm {self.name!r} needs exactly one of textbook, driver")
+        ways = (self.textbook, self.driver, self.monte_carlo)
+        if sum(way is not None for way in ways) != 1:
+            raise ValueError(f"algorithm {self.name!r} needs exactly one of textbook, driver, "
+                             "monte_carlo")
 
     @property
     def searcher_based(self) -> bool:
         """True when the algorithm drives the production Searcher (TT, ordering, limits)."""
         return self.driver is not None
 
+    @property
+    def traceable(self) -> bool:
+        """True when a tracer sees its node search (``tree`` pictures of the αβ family)."""
+        return self.monte_carlo is None
+
     def run(self, game: Game[Any], depth: int | None, tracer: Tracer = NULL_TRACER,
             config: SearchConfig | None = None) -> AlgorithmRun:
         """Search ``game`` itself (restored afterwards) to ``depth`` plies (None: to the end
-        of the game); Searcher-based algorithms iterate 1..depth with ``config``.
+        of the game); Searcher-based algorithms iterate 1..depth with ``config``.  MCTS has
+        no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations (fewer once
+        its solver proves the root), on the Python walker, with the default ``MCTSConfig``.
         """
+        if self.monte_carlo is not None:
+            if tracer.enabled:
+                raise ValueError(f"{self.name} cannot be traced node by node")
+            mc = self.monte_carlo(MCTS(game), MCTS_ITERATIONS, None)
+            return AlgorithmRun(mc.value, tuple(mc.pv), mc.stats.nodes, mc.stats.leaves,
+                                mc.stats, mc.depth)
         limit = depth if depth is not None else MAX_PLY - 1
         if self.driver is not None:
             searcher: Searcher[Any] = Searcher(game, config or SearchConfig(), tracer=tracer)
@@ -121,12 +143,17 @@ _ENTRIES = (
               "iterative deepening", "negamax", True, driver=_mtdf),
     Algorithm("pvs", "the production Searcher: PVS, transposition table, move ordering, "
               "iterative deepening", "negamax", True, driver=_pvs),
+    Algorithm("mcts", "Monte Carlo tree search: UCT over random playouts, MCTS-Solver, no "
+              "evaluation function (iterations, not depth)", "negamax", False,
+              monte_carlo=lambda search, iterations, on_info: search.search(iterations,
+                                                                            on_info)),
 )
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in _ENTRIES}
 NAMES: tuple[str, ...] = tuple(ALGORITHMS)
-TEXTBOOK: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if not a.searcher_based)
+TEXTBOOK: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if a.textbook is not None)
 SEARCHER_BASED: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if a.searcher_based)
+MONTE_CARLO: tuple[Algorithm, ...] = tuple(a for a in _ENTRIES if a.monte_carlo is not None)
 DEFAULT = "pvs"
 
 

@@ -12,8 +12,11 @@ from sakiyomi.game import GameError
 from sakiyomi.games import load
 from sakiyomi.score import format_score, is_decisive
 from sakiyomi.search.algorithms import get
+from sakiyomi.search.mcts import MCTSConfig
 from sakiyomi.viz.compare import compare, compare_depths, format_table
 from sakiyomi.viz.dot import render_dot
+from sakiyomi.viz.mcts_tree import DEFAULT_ITERATIONS, mcts_picture, render_mcts, run_mcts
+from sakiyomi.viz.mcts_tree import DEFAULT_MAX_DRAWN as DEFAULT_MCTS_DRAWN
 from sakiyomi.viz.picture import DEFAULT_MAX_DRAWN, Picture
 from sakiyomi.viz.svg import render_svg
 from sakiyomi.viz.text import render_text
@@ -85,15 +88,42 @@ def render(picture: Picture, fmt: str) -> str:
     return render_text(picture)
 
 
+def mcts_tree_text(args: argparse.Namespace, fmt: str) -> str:
+    """The picture of a Monte Carlo search (``--algorithm mcts``): visits and means."""
+    if args.depth is not None:
+        raise GameError(f"{args.algorithm} has no depth: use --iterations")
+    config = MCTSConfig.from_options(args.exploration, args.seed, args.rollout, args.reward)
+    game = load(args.game, args.position)
+    if game.outcome() is not None:
+        raise GameError("the position is already finished: there is no tree to draw")
+    iterations = args.iterations or DEFAULT_ITERATIONS
+    try:
+        search = run_mcts(game, iterations, config, args.engine)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    label = f"{args.game} {_short(args.position, 110)} · c = {config.exploration:.3g}, " \
+            f"seed {config.seed}"
+    picture = mcts_picture(game, search, label, args.max_drawn or DEFAULT_MCTS_DRAWN)
+    return render_mcts(picture, fmt)
+
+
 def cmd_tree(args: argparse.Namespace) -> int:
     """Draw the tree one algorithm searched."""
     fmt = args.format
     if fmt is None:
         fmt = _SUFFIXES.get(Path(args.output).suffix.lower(), "text") if args.output else "text"
-    picture, _ = trace_picture(args.game, args.position, args.algorithm, args.depth,
-                               cap=args.max_nodes, max_drawn=args.max_drawn,
-                               pruned_budget=args.pruned_budget)
-    text = render(picture, fmt)
+    if get(args.algorithm).monte_carlo is not None:
+        text = mcts_tree_text(args, fmt)
+    else:
+        given = [f"--{name}" for name in ("iterations", "exploration", "seed", "rollout",
+                                          "reward") if getattr(args, name, None) is not None]
+        if given:
+            raise GameError(f"{'/'.join(given)} need --algorithm mcts")
+        picture, _ = trace_picture(args.game, args.position, args.algorithm, args.depth,
+                                   cap=args.max_nodes,
+                                   max_drawn=args.max_drawn or DEFAULT_MAX_DRAWN,
+                                   pruned_budget=args.pruned_budget)
+        text = render(picture, fmt)
     if args.output and args.output != "-":
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -13,7 +13,13 @@ from typing import Any
 
 from sakiyomi.game import Game
 from sakiyomi.games.tree import TreeGame, sort_best_first, to_first_player_convention
-from sakiyomi.search.algorithms import SEARCHER_BASED, TEXTBOOK, AlgorithmRun, get
+from sakiyomi.search.algorithms import (
+    MONTE_CARLO,
+    SEARCHER_BASED,
+    TEXTBOOK,
+    AlgorithmRun,
+    get,
+)
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
 from sakiyomi.viz.runs import CountingTracer
@@ -98,7 +104,9 @@ def compare(game: Game[Any], depth: int | None, *, variants: bool = True) -> Rep
     """Run every registered algorithm on ``game`` (which is left unchanged) to ``depth``
     plies, then the Searcher variants (``variants``).
 
-    The and-or row answers a different question (1: a forced win within the depth, else 0).
+    The and-or row answers a different question (1: a forced win within the depth, else 0);
+    the mcts row has no depth (``algorithms.MCTS_ITERATIONS`` iterations of playouts to the
+    end, fewer once proven; its value is the expected result in percent for win/loss games).
     The first row must be MinMax (it expands everything: the tree's shape is read from it).
     """
     rows: list[Row] = []
@@ -108,6 +116,7 @@ def compare(game: Game[Any], depth: int | None, *, variants: bool = True) -> Rep
                                shape if entry.name == "minimax" else None)
         rows.append(row)
     runs = [(a.name, a.name, SearchConfig()) for a in SEARCHER_BASED]
+    runs += [(a.name, a.name, SearchConfig()) for a in MONTE_CARLO]
     if variants:
         runs += [(name, "pvs", config) for name, config in VARIANTS.items()]
     for name, algorithm, config in runs:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Sequence
+from random import Random
 from typing import Any, Self
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
@@ -134,6 +135,14 @@ class Connect4:
         state = self._state
         hint = self.k.k_hint
         return [hint(state, m) for m in moves]
+
+    def rollout_move(self, rng: Random) -> int:
+        """Playout policy (``RolloutPolicy``): a random one of ``search_moves`` (a win at once
+        if there is one, else a move that does not lose at once), like the compiled playouts
+        with ``rollout="game"``.
+        """
+        moves = self.search_moves()
+        return int(moves[int(rng.random() * len(moves))])
 
     def kernel_spec(self) -> tuple[str, dict[str, int]]:
         return KERNEL_MODULE, {"WIDTH": self.width, "HEIGHT": self.height}
