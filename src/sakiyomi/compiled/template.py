@@ -183,10 +183,11 @@ def _sections(module_name: str) -> list[Section]:
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
     """The whole generated module: header, default hooks, the game's kernels, the search, and
-    (compiled) the Monte Carlo playouts of ``sakiyomi.compiled.playout``.
+    the Monte Carlo playouts of ``sakiyomi.compiled.playout`` (the plain build executes the
+    sections only: the playouts serve the compiled engine).
     """
-    text = _header(params, compiled) + "".join(s.text for s in _sections(module_name))
-    return text + PLAYOUT if compiled else text
+    return (_header(params, compiled) + "".join(s.text for s in _sections(module_name))
+            + PLAYOUT)
 
 
 def numba_available() -> bool:
