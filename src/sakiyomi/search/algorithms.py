@@ -19,7 +19,7 @@ from sakiyomi.score import MAX_PLY
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
-from sakiyomi.search.limits import Limits
+from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.mcts import MCTS
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -32,6 +32,9 @@ DriverRunner = Callable[[Engine[Any], Limits, "InfoCallback | None"], SearchResu
 Progress = Callable[[SearchInfo[Any]], object]
 MonteCarloRunner = Callable[[MCTS[Any], "int | None", "Progress | None"], SearchResult[Any]]
 MCTS_ITERATIONS = 10_000  # what ``Algorithm.run`` gives MCTS (it stops sooner once proven)
+# ... and at most this many nodes (playout plies included): chess playouts run to hundreds of
+# plies on python-chess, so 10,000 of them would take minutes in `compare chess`.
+MCTS_NODES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +89,14 @@ class Algorithm:
         """Search ``game`` itself (restored afterwards) to ``depth`` plies (None: to the end
         of the game); Searcher-based algorithms iterate 1..depth with ``config``.  MCTS has
         no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations (fewer once
-        its solver proves the root), on the Python walker, with the default ``MCTSConfig``.
+        its solver proves the root or after ``MCTS_NODES`` nodes), on the Python walker, with
+        the default ``MCTSConfig``.
         """
         if self.monte_carlo is not None:
             if tracer.enabled:
                 raise ValueError(f"{self.name} cannot be traced node by node")
-            mc = self.monte_carlo(MCTS(game), MCTS_ITERATIONS, None)
+            mc = self.monte_carlo(MCTS(game, stop=StopSignal(nodes=MCTS_NODES)),
+                                  MCTS_ITERATIONS, None)
             return AlgorithmRun(mc.value, tuple(mc.pv), mc.stats.nodes, mc.stats.leaves,
                                 mc.stats, mc.depth)
         limit = depth if depth is not None else MAX_PLY - 1
