@@ -265,9 +265,12 @@ def make_case(rng: random.Random, verb: str, game: str) -> Case:
             argv += ["--engine", rng.choice(("auto", "compiled", "python"))]
         return Case(verb, game, argv, check=_solve_check(game, weak))
     if verb == "batch":
-        lines = [position(rng, game) for _ in range(rng.randrange(1, 5))]
-        # What a line solves is its batch position (e.g. 'start' of 'start ; x').
-        lines = [line if _solvable(game, _batch_position(game, line.strip())) else ";"
+        text = "\n".join(position(rng, game) for _ in range(rng.randrange(1, 5)))
+        # The lines the CLI reads (a position may hold line breaks of its own), and what each
+        # solves: its batch position (e.g. 'start' of 'start ; x').
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        lines = [line if not line.strip()
+                 or _solvable(game, _batch_position(game, line.strip())) else ";"
                  for line in lines]
         stdin = "\n".join(lines) + rng.choice(("\n", "", "\n\n"))
         # What the CLI reads: lines of text, stripped, the empty ones skipped.
