@@ -212,14 +212,14 @@ def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: P
 
 
 def test_cli_batch_keeps_input_order() -> None:
-    lines = ["3246313 -2", "bad!", "2416615552 4", "13712 3"]
+    lines = ["3246313 -2", "bad!", "2416615552 4", "32164625 11"]  # the last: Begin-Easy
     done = _cli("solve", "connect4", "-", "--workers", "2", "--json",
                 stdin="\n".join(lines) + "\n")
     assert done.returncode == 2
     assert "line 2" in done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [r["position"] for r in records] == ["3246313", "2416615552", "13712"]
-    assert [r["value"] for r in records] == [-2, 4, 3]
+    assert [r["position"] for r in records] == ["3246313", "2416615552", "32164625"]
+    assert [r["value"] for r in records] == [-2, 4, 11]
 
 
 @pytest.mark.parametrize("args", [
