@@ -23,13 +23,14 @@ from sakiyomi.game import Game, SearchShortcuts
 from sakiyomi.games import load
 from sakiyomi.games.connect4 import KERNEL_MODULE as CONNECT4
 from sakiyomi.games.othello import KERNEL_MODULE as OTHELLO
-from sakiyomi.games.othello import KERNEL_PARAMS, Othello
+from sakiyomi.games.othello import KERNEL_PARAMS
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import analyze, solve
 from sakiyomi.tt import Bound
+from tests.test_othello_solver import random_position
 
 SMALL = {"WIDTH": 5, "HEIGHT": 4}
 
@@ -183,13 +184,7 @@ def test_plain_template_analyzes_like_the_searcher() -> None:
         [(m.move, m.value, m.pv) for m in python_moves]
 
 
-def random_endgame(rng: random.Random, empties: int) -> Othello:
-    while True:
-        game = Othello()
-        while game.empties() > empties and game.legal_moves():
-            game.play(rng.choice(list(game.legal_moves())))
-        if game.empties() == empties and game.legal_moves():
-            return game
+random_endgame = random_position  # a position with that many empties from a random game
 
 
 def test_plain_template_solves_othello_like_the_searcher() -> None:
