@@ -455,7 +455,8 @@ class MCTS(Generic[M]):
         secured = node.lo
         bounded = secured > -INF
         for child in node.children:
-            if child.proven is not None or (bounded and _up(child.lo) <= secured):
+            if child.proven is not None or (bounded and child.lo > -INF
+                                            and _up(child.lo) <= secured):
                 continue
             n = child.visits
             score = child.total / n + sqrt(k / n)
