@@ -54,4 +54,4 @@ def test_bad_depth_is_refused_in_one_line() -> None:
                           capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "positive integer" in done.stderr
+    assert done.stderr.count("\n") == 1 and "depth too small: at least 1" in done.stderr

@@ -38,6 +38,7 @@ from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import analyze, multipv, solve
+from tests.test_othello_solver import random_position
 
 BEGIN_HARD = "5455221"  # not solved in a fraction of a second by either engine
 
@@ -60,13 +61,7 @@ def counters(engine: Engine[Any]) -> tuple[int, ...]:
 
 
 def othello_position(seed: int, empties: int) -> Othello:
-    rng = random.Random(seed)
-    while True:
-        game = Othello()
-        while game.empties() > empties and game.legal_moves():
-            game.play(rng.choice(list(game.legal_moves())))
-        if game.empties() == empties and game.legal_moves():
-            return game
+    return random_position(random.Random(seed), empties)
 
 
 Driver = Callable[[Engine[Any]], object]

@@ -301,3 +301,14 @@ def test_validation_changes_no_result() -> None:
     checked = run(Searcher(TicTacToe(), SearchConfig(validate=True)), Limits(depth=9))
     assert (plain.value, plain.pv, plain.stats.nodes) == (checked.value, checked.pv,
                                                           checked.stats.nodes)
+
+
+def test_perft_restores_and_names_the_line() -> None:
+    from sakiyomi.search.perft import divide, perft
+
+    for count in (perft, divide):
+        game = Faulty("legal_moves", LINE)
+        with pytest.raises(GameMethodError, match=r"legal_moves\(\) failed after the line 1 5 9"):
+            count(game, 5)
+        assert game.history == []
+    assert perft(Faulty("none", []), 4) == 3024  # 9 * 8 * 7 * 6: nobody wins in 4 plies

@@ -13,7 +13,7 @@ from sakiyomi.games.tree import TreeGame, random_tree
 from sakiyomi.score import WIN, format_score, from_tt, is_win, loss_in, to_tt, win_in
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import iterative_deepening, mtdf, run
-from sakiyomi.search.limits import Limits, StopSignal, time_for_move
+from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import exact_value, solve
 from sakiyomi.tt import Bound, TranspositionTable
@@ -182,9 +182,3 @@ def test_tt_replacement_policy() -> None:
     assert tt.probe(9) is not None
     tt.store(9, 2, 31, Bound.EXACT, None)  # same key keeps its move if the new one has none
     assert tt.capacity == 4 and 0 < tt.hashfull() <= 1000
-
-
-def test_time_for_move_never_uses_the_whole_clock() -> None:
-    for remaining in (0.01, 0.5, 10.0, 300.0):
-        t = time_for_move(remaining, increment=1.0)
-        assert 0 <= t <= remaining / 2

@@ -131,7 +131,7 @@ def test_fail_soft_contract_for_random_windows(tree: Tree, window: tuple[int, in
 @pytest.mark.parametrize(("b", "d"), [(2, 3), (3, 4), (4, 3), (2, 8), (5, 4), (3, 6)])
 def test_perfect_ordering_visits_the_knuth_moore_minimal_tree(b: int, d: int) -> None:
     for seed in range(5):
-        tree = sort_best_first(random_tree(b, d, seed, low=-10**6, high=10**6))
+        tree = sort_best_first(random_tree(b, d, seed, low=-999_000, high=999_000))
         game = TreeGame(tree)
         minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
         for fail_soft in (True, False):

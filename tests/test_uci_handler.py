@@ -1,4 +1,5 @@
-"""UCI handler pieces without a subprocess: options, go parsing, time plan, scores, pondering."""
+"""UCI handler pieces without a subprocess: options, bad lines, go answers, scores; and
+pondering, stop and time through a subprocess."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ import io
 import sys
 import time
 
+import chess
 import pytest
 
-from sakiyomi.protocols.chess_engine import plan_time, uci_score
+from sakiyomi.protocols import chess_engine
 from sakiyomi.protocols.engine_loop import Output, ProtocolError
-from sakiyomi.protocols.uci import UciHandler, parse_go
+from sakiyomi.protocols.memory import MEGABYTE
+from sakiyomi.protocols.report import uci_score, usi_score
+from sakiyomi.protocols.uci import UciHandler
 from sakiyomi.score import loss_in, win_in
-from sakiyomi.tt import TranspositionTable
 from tests.engine_process import EngineProcess
 
 
@@ -21,13 +24,12 @@ def _handler() -> tuple[UciHandler, io.StringIO]:
     return UciHandler(Output(stream)), stream
 
 
-def test_hash_option_resizes_the_table() -> None:
+@pytest.mark.parametrize("megabytes", [1, 3, 64, 1024])
+def test_hash_option_sizes_a_full_table_within_the_setting(megabytes: int) -> None:
     handler, _ = _handler()
-    handler.handle("setoption name Hash value 1")
-    small = handler.tt.capacity
-    assert small == TranspositionTable.from_megabytes(1).capacity
-    handler.handle("setoption name Hash value 64")
-    assert handler.tt.capacity == TranspositionTable.from_megabytes(64).capacity > small
+    handler.handle(f"setoption name Hash value {megabytes}")
+    full = handler.tt.capacity * chess_engine.BYTES_PER_ENTRY
+    assert megabytes * MEGABYTE / 2 < full <= megabytes * MEGABYTE
 
 
 def test_other_options() -> None:
@@ -42,8 +44,8 @@ def test_other_options() -> None:
 @pytest.mark.parametrize("line", [
     "setoption name Hash value 0", "setoption name Hash value many", "setoption name Nope value 1",
     "setoption Hash 5", "setoption name MultiPV value 999", "setoption name Ponder value maybe",
-    "position", "position startpos moves e2e4 e7e4", "go depth", "go wtime soon", "go fly",
-    "bogus", "ponderhit",
+    "setoption name Hash value ²", "setoption name MultiPV value 1" + "0" * 5000,
+    "position", "position startpos moves e2e4 e7e4", "bogus", "ponderhit", "__init__",
 ])
 def test_bad_lines_raise_protocol_errors(line: str) -> None:
     handler, _ = _handler()
@@ -68,23 +70,35 @@ def test_go_after_a_rejected_fen_answers_bestmove_0000() -> None:
     assert lines[-1] == "bestmove 0000" and lines[-2].startswith("info string")
 
 
-def test_parse_go() -> None:
-    words = ["wtime", "1000", "btime", "2000", "winc", "5", "binc", "6", "movestogo", "7"]
-    assert parse_go(words) == {"wtime": 1000, "btime": 2000, "winc": 5, "binc": 6, "movestogo": 7}
-    assert parse_go(["infinite"]) == {"infinite": True}
-    assert parse_go(["ponder", "movetime", "50"]) == {"ponder": True, "movetime": 50}
-
-
-@pytest.mark.parametrize(("remaining", "inc", "togo"), [
-    (0.05, 0.0, None), (0.5, 0.0, None), (10.0, 0.1, None), (60.0, 0.0, 40), (3.0, 0.0, 1),
-    (300.0, 2.0, None), (0.0, 0.0, None),
+@pytest.mark.parametrize(("line", "error"), [
+    ("go depth", "go depth needs a number"),
+    ("go wtime soon", "go wtime: 'soon' is not a number"),
+    ("go depth ²", "go depth: '²' is not a number"),
+    ("go fly", "unknown go parameter 'fly'"),
+    ("go mate 0", "go mate 0: a mate takes at least one move"),
+    ("go mate -1", "go mate -1: a mate takes at least one move"),
 ])
-def test_time_plan_never_spends_the_clock(remaining: float, inc: float, togo: int | None) -> None:
-    plan = plan_time(remaining, inc, togo, overhead=0.05)
-    assert 0 <= plan.soft <= plan.hard
-    usable = max(0.0, remaining - 0.05)
-    assert plan.hard <= usable * (0.8 if togo == 1 else 1 / 3) + 1e-9
-    assert plan.hard <= max(0.0, remaining - 0.1) + 1e-9  # the overhead is kept twice over
+def test_a_bad_go_is_reported_and_still_answered_by_a_short_search(line: str,
+                                                                   error: str) -> None:
+    handler, stream = _handler()
+    handler.handle("position startpos")
+    handler.handle(line)
+    handler.thread.wait()  # bounded: a short search, never an unbounded one
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("info string") and error in lines[0]
+    assert [x for x in lines if x.startswith("bestmove")] == [lines[-1]]
+    assert lines[-1].split()[1] in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_absurd_times_are_clamped_and_answered() -> None:
+    handler, stream = _handler()
+    handler.handle("position startpos")
+    handler.handle("go wtime 1" + "0" * 400 + " btime 1000 movetime 99999999999999999")
+    handler.handle("stop")
+    handler.handle("go wtime 1" + "0" * 400 + " btime 1000 nodes 300")
+    handler.thread.wait()
+    bestmoves = [x for x in stream.getvalue().splitlines() if x.startswith("bestmove")]
+    assert len(bestmoves) == 2
 
 
 def test_uci_scores_count_moves_not_plies() -> None:
@@ -93,6 +107,8 @@ def test_uci_scores_count_moves_not_plies() -> None:
     assert uci_score(loss_in(2)) == "mate -1"
     assert uci_score(loss_in(4)) == "mate -2"
     assert uci_score(-35) == "cp -35"
+    assert usi_score(win_in(3)) == "mate 3" and usi_score(loss_in(2)) == "mate -2"
+    assert usi_score(120) == "cp 120"
 
 
 def _engine() -> EngineProcess:
@@ -125,3 +141,23 @@ def test_go_depth_finishes_by_itself_and_stop_after_it_is_harmless() -> None:
         assert engine.lines.empty()
     finally:
         engine.close()
+
+
+def test_multipv_reports_ranked_lines_and_plays_the_first() -> None:
+    """MultiPV 3 on a position where one capture wins a queen: three ranked lines per depth,
+    values not increasing with the rank, and the bestmove is line 1's first move.
+    """
+    handler, stream = _handler()
+    handler.handle("setoption name MultiPV value 3")
+    handler.handle("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
+    handler.handle("go depth 3")
+    handler.thread.wait()
+    lines = stream.getvalue().splitlines()
+    infos = [line.split() for line in lines if " multipv " in line and " depth 3 " in line]
+    ranks = [int(words[words.index("multipv") + 1]) for words in infos]
+    assert ranks == [1, 2, 3]
+    values = [int(words[words.index("cp") + 1]) for words in infos]
+    assert values == sorted(values, reverse=True)
+    first = infos[0][infos[0].index("pv") + 1]
+    assert first == "d2d5"
+    assert lines[-1].split()[:2] == ["bestmove", "d2d5"]

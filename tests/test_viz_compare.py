@@ -37,7 +37,7 @@ def test_ordering_effect_on_tictactoe() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_ordering_effect_on_a_depth_6_uniform_random_tree(seed: int) -> None:
-    tree = random_tree(3, 6, seed, low=-10**6, high=10**6)
+    tree = random_tree(3, 6, seed, low=-999_000, high=999_000)
     report = compare(TreeGame(tree), None)
     table = rows(report.rows)
     assert {r.value for r in report.rows if r.algorithm != "and-or"} == {negamax_value(tree)}

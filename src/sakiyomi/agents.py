@@ -11,7 +11,7 @@ from sakiyomi.game import Game, GameError
 from sakiyomi.score import format_score
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
-from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
+from sakiyomi.search.limits import Limits, SearchAborted, StopSignal, TimePlan
 from sakiyomi.search.mcts import MCTS, MCTSConfig
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig
@@ -98,6 +98,8 @@ class SearchAgent(Generic[M]):
         nodes, seconds = self.limits.nodes, self.limits.time
         if self.limits.depth is None and nodes is None and seconds is None:
             seconds = 5.0
+        if seconds is not None:  # the one time plan: a fixed time per move
+            seconds = TimePlan.fixed(seconds).hard
         solve_first = self.solve_first if self.solve_first is not None else solvable(game)
         if solve_first:
             budget = int(nodes * SOLVE_SHARE) if nodes else None

@@ -7,8 +7,11 @@ with status 2; internal errors exit with 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -24,12 +27,25 @@ from sakiyomi.engines import (
 )
 from sakiyomi.game import Game, GameError, GameUnits, Player
 from sakiyomi.games import GAMES, load
+from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.mcts import MCTSConfig
 from sakiyomi.search.perft import perft
+
+# Limits of the numbers the command line takes (each refused beyond, in one line).
+MAX_DEPTH = MAX_PLY - 1  # the search horizon (perft's recursion stays within it too)
+MAX_NODES = 10**15  # the compiled engine counts nodes in 64 bits: far below 2**63
+MAX_SECONDS = 1e6  # about 11.6 days: any real time limit, with room for node budgets
+MAX_DRAWN = 10**7  # nodes recorded or drawn by `tree`
+MAX_BATCH_NUMBER = 10**6  # the numbers that may follow a batch line's position (a score)
+MAX_MESSAGE = 500  # characters of an error line
+MAX_SEARCHES = 64  # searches the web app may run at once
+# Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
+RECURSION_LIMIT = 8 * MAX_PLY + 1000
+GAME_HELP = "one of: %(choices)s (built in, or from installed packages)"
 
 
 class UsageError(Exception):
@@ -168,12 +184,12 @@ def _mcts_stats(game: Game[Any], result: Any) -> dict[str, Any]:
 
 
 def _mcts_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--iterations", type=_positive_int,
+    p.add_argument("--iterations", type=_iterations,
                    help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} without "
                    "--nodes/--time)")
     p.add_argument("--exploration", type=_exploration, help="MCTS: UCB1 constant c "
                    "(default √2)")
-    p.add_argument("--seed", type=_non_negative_int, help="MCTS: random seed (default 0)")
+    p.add_argument("--seed", type=_seed, help="MCTS: random seed (default 0)")
     p.add_argument("--rollout", choices=("random", "game"),
                    help="MCTS: random playouts, or the game's playout policy")
     p.add_argument("--reward", choices=("auto", "result", "score"),
@@ -219,18 +235,37 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool 
 
 def _batch_position(name: str, text: str) -> str:
     """The POSITION of a batch line: the text before any ';' when the game reads it whole (an
-    OBF line 'BOARD X; A2:+38'), else its first word (Pons's 'MOVES SCORE' lines).
+    OBF line 'BOARD X; A2:+38'), else its first word when only numbers follow it (Pons's
+    'MOVES SCORE' lines).  Anything else is returned whole, so that the game refuses it and
+    the line is reported: never a guess (an empty head is not the empty board).
     """
     head = text.split(";")[0].strip()
+    if not head:
+        return text
     try:
         load(name, head)
     except GameError:
-        return text.split()[0]
+        words = head.split()
+        if len(words) >= 2 and all(_is_integer(word) for word in words[1:]):
+            return words[0]
+        return head
     return head
+
+
+def _is_integer(word: str) -> bool:
+    try:
+        parse_int(word, "score", low=-MAX_BATCH_NUMBER, high=MAX_BATCH_NUMBER)
+    except InputError:
+        return False
+    return True
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one position, or one per stdin line with POSITION '-' (bad lines are reported)."""
+    if args.workers is not None or args.ray is not None or args.checkpoint is not None:
+        from sakiyomi.parallel.commands import solve_guarded
+
+        return solve_guarded(args, game_value, _batch_position)
     if args.position != "-":
         _solve_one(args.game, args.position, args.weak, args.json, engine=args.engine,
                    limits=Limits(nodes=args.nodes, time=args.time))
@@ -351,11 +386,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     def agent(kind: str) -> Agent[Any]:
         if kind == "human":
             return HumanAgent(input, write)
+        searcher: Agent[Any]
         if config is not None:
-            return MCTSAgent(limits, config, report=write, iterations=args.iterations,
-                             engine=args.engine)
-        return SearchAgent(limits, report=write, engine=args.engine)
+            searcher = MCTSAgent(limits, config, report=write, iterations=args.iterations,
+                                 engine=args.engine)
+        else:
+            searcher = SearchAgent(limits, report=write, engine=args.engine)
+        if book is not None:
+            from sakiyomi.parallel.book import BookAgent
 
+            return BookAgent(book, searcher, write)
+        return searcher
+
+    book = None
+    if args.book is not None:
+        from sakiyomi.parallel.commands import open_book
+
+        book = open_book(args.book, args.game, game, position)
     agents = {Player.FIRST: agent(args.first), Player.SECOND: agent(args.second)}
     play_game(game, agents, write)
     return 0
@@ -364,26 +411,37 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---- parser ------------------------------------------------------------------------------
 
 
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return int(text)
+def _count(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high`` (``sakiyomi.inputs.parse_int``)."""
 
+    def parse(text: str) -> int:
+        try:
+            return parse_int(text, what, low=low, high=high)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
-def _non_negative_int(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
-    return int(text)
+    return parse
 
 
 def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds in (0, ``MAX_SECONDS``]."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
-    return value
+        return parse_seconds(text, "time", high=MAX_SECONDS)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+_depth = _count("depth", 1, MAX_DEPTH)
+_perft_depth = _count("depth", 0, MAX_DEPTH)
+_nodes = _count("nodes", 1, MAX_NODES)
+_drawn_nodes = _count("node count", 1, MAX_DRAWN)
+_pruned_budget = _count("node count", 0, MAX_DRAWN)
+_port = _count("port", 0, 65_535)
+_searches = _count("searches", 1, MAX_SEARCHES)
+_workers = _count("workers", 1, 1024)
+_iterations = _count("iterations", 1, MAX_NODES)
+_seed = _count("seed", 0, (1 << 63) - 1)
+_split_depth = _count("split depth", 1, MAX_DEPTH)
 
 
 def _exploration(text: str) -> float:
@@ -428,14 +486,16 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     """The argument parser with every subcommand."""
     parser = _Parser(prog="sakiyomi", description="game-tree search (先読み)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    games = sorted(GAMES)
+    # The registry itself (not a list of it) as choices: checking a name stays lazy (plugin
+    # games are looked up only for a name that is not built in, or for help and errors).
+    games = GAMES
 
     p = sub.add_parser("search", help="search a position with one algorithm")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
-    p.add_argument("--depth", type=_positive_int)
-    p.add_argument("--nodes", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
+    p.add_argument("--nodes", type=_nodes)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--no-tt", action="store_true")
     p.add_argument("--json", action="store_true")
@@ -445,21 +505,25 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--weak", action="store_true")
-    p.add_argument("--nodes", type=_positive_int, help="stop after N nodes (per position)")
+    p.add_argument("--nodes", type=_nodes, help="stop after N nodes (per position)")
     p.add_argument("--time", type=_seconds, help="stop after S seconds (per position)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    p.add_argument("--workers", type=_workers, help="solve with N worker processes")
+    p.add_argument("--ray", metavar="ADDRESS", help="solve on a Ray cluster ('auto' or host:port)")
+    p.add_argument("--checkpoint", metavar="FILE", help="SQLite store: resume, and keep results")
+    p.add_argument("--split-depth", type=_split_depth, help="deepest split ply (parallel)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("analyze", help="the value of every legal move")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--depth", type=_positive_int)
+    group.add_argument("--depth", type=_depth)
     group.add_argument("--exact", action="store_true")
     p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
                    help="pvs: αβ values of every move; mcts: visits and means")
@@ -470,40 +534,41 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
-    p.add_argument("depth", type=_non_negative_int)
+    p.add_argument("depth", type=_perft_depth)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("--first", choices=("human", "cpu"), default="human")
     p.add_argument("--second", choices=("human", "cpu"), default="cpu")
-    p.add_argument("--depth", type=_positive_int)
-    p.add_argument("--nodes", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
+    p.add_argument("--nodes", type=_nodes)
     p.add_argument("--time", type=_seconds)
     p.add_argument("--position")
     p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
                    help="the computer's search: pvs (αβ) or mcts")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
+    p.add_argument("--book", metavar="FILE", help="play solved positions' moves from a book")
     _mcts_options(p)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
     p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
-    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
     p.add_argument("--format", choices=("svg", "dot", "text"))
     p.add_argument("-o", "--output")
-    p.add_argument("--max-nodes", type=_positive_int, default=20_000,
+    p.add_argument("--max-nodes", type=_drawn_nodes, default=20_000,
                    help="refuse to record more nodes than this")
-    p.add_argument("--max-drawn", type=_positive_int,
+    p.add_argument("--max-drawn", type=_drawn_nodes,
                    help="collapse subtrees beyond this many drawn nodes (default 300; mcts: "
                    "the 60 most visited positions)")
-    p.add_argument("--pruned-budget", type=_non_negative_int, default=2_000,
+    p.add_argument("--pruned-budget", type=_pruned_budget, default=2_000,
                    help="positions below pruned moves to draw (0: the pruned moves only)")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="mcts: where the playouts run (compiled for kernel games)")
@@ -511,16 +576,16 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_tree"))
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position")
-    p.add_argument("--depth", type=_positive_int)
+    p.add_argument("--depth", type=_depth)
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
 
     p = sub.add_parser("bench", help="fixed positions to a fixed depth: nodes, time and the "
                        "node signature")
-    p.add_argument("--depth", type=_positive_int, default=4,
+    p.add_argument("--depth", type=_depth, default=4,
                    help="plies (plus each position's own extra; default 4, CI uses 2)")
     p.add_argument("--engine", choices=ENGINES, default="auto")
     p.add_argument("--json", action="store_true")
@@ -534,22 +599,68 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("usi", help="USI shogi engine on stdin/stdout (also: sakiyomi-usi)")
     p.set_defaults(run=lazy("sakiyomi.protocols.usi:run"))
 
+    p = sub.add_parser("serve", help="the web app: play every game and watch the search")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="longest search one request may run")
+    p.add_argument("--max-searches", type=_searches, default=2,
+                   help="searches that may run at once")
+    p.set_defaults(run=lazy("sakiyomi.web.server:run"))
+
+    from sakiyomi.parallel.commands import register as register_book
+
+    register_book(sub, ENGINES, _depth)
     for register in extra:
         register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit status."""
+    """Entry point of the console script; returns the exit status.
+
+    The one unwinding rule of the command line: bad input (``UsageError``, ``GameError``,
+    ``InputError``) is one line on stderr and status 2; anything else is an internal error,
+    one line and status 1 (the traceback only with ``SAKIYOMI_DEBUG=1``).  Messages are made
+    one line whatever they quote.  Undecodable input bytes are replaced (the position that
+    holds them is then refused), and output that cannot be encoded is escaped.
+    """
+    _tolerant_streams()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     try:
         args = build_parser().parse_args(argv)
         status: int = args.run(args)
         return status
-    except (UsageError, GameError) as exc:
-        print(f"sakiyomi: error: {exc}", file=sys.stderr, flush=True)
+    except (UsageError, GameError, InputError) as exc:
+        _error(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("sakiyomi: interrupted", file=sys.stderr, flush=True)
+        _error("interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        if os.environ.get("SAKIYOMI_DEBUG"):
+            raise
+        _error(f"internal error: {type(exc).__name__}: {exc} (please report it; "
+               "SAKIYOMI_DEBUG=1 shows the traceback)")
+        return 1
+
+
+def _error(message: str) -> None:
+    """One line on stderr, however many lines or characters the message quotes."""
+    line = " ".join(message.splitlines())
+    if len(line) > MAX_MESSAGE:
+        line = line[:MAX_MESSAGE] + "…"
+    print(f"sakiyomi: {line}", file=sys.stderr, flush=True)
+
+
+def _tolerant_streams() -> None:
+    """Replace undecodable input bytes and escape unencodable output characters."""
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "backslashreplace"),
+                           (sys.stderr, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors=errors)

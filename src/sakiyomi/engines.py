@@ -39,8 +39,7 @@ from sakiyomi.game import (
     capable,
 )
 from sakiyomi.score import INF
-from sakiyomi.search.algorithms import get as get_algorithm
-from sakiyomi.search.drivers import run
+from sakiyomi.search import algorithms
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.mcts import MCTS, MCTSConfig, Walker, game_walker
@@ -134,7 +133,7 @@ def mcts_position(
     node and time ``limits`` (counted from when the search is ready, after any compilation)
     end it, whichever comes first.  ``extra['engine']`` says where the playouts ran.
     """
-    runner = get_algorithm(algorithm).monte_carlo
+    runner = algorithms.get(algorithm).monte_carlo
     if runner is None:
         raise GameError(f"{algorithm} is not a Monte Carlo algorithm")
     search = mcts_for(game.copy(), config, engine=engine)
@@ -196,8 +195,13 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
             return free.pop()
         module = _modules.get(mkey)
     if module is None:
-        module = build(module_name, params)
-        _warm_up(module, game)
+        try:
+            module = build(module_name, params)
+            _warm_up(module, game)
+        except Exception as exc:  # a plugin's kernels: one clear line, not numba's traceback
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise GameError(f"the compiled kernels {module_name} could not be built: "
+                            f"{type(exc).__name__}: {first}") from exc
         with _pool_lock:
             _modules[mkey] = module
     return CompiledSearch(module, config, shortcuts=shortcuts)
@@ -399,20 +403,22 @@ def _configured(game: Game[Any], tt: bool) -> SearchConfig:
 
 def search_position(
     game: Game[M], limits: Limits, *, algorithm: str = "pvs", engine: str = "auto",
-    tt: bool = True, stop: StopSignal | None = None, soft_time: float | None = None,
+    tt: bool = True, stop: StopSignal | None = None,
     on_info: Callable[[SearchInfo[M]], object] | None = None, observe: Observer | None = None,
 ) -> SearchResult[M]:
-    """Iterative deepening (``algorithm`` "pvs": aspiration-free PVS; "mtdf": MTD(f)) on a copy
-    of ``game`` within ``limits``; the same settings on either engine.  ``observe`` sees the
-    engine once it is made (live progress reads its counters).  Without ``stop``, the clock
-    of ``limits`` starts once the engine is ready (after any compilation).
+    """The driver of a registry ``algorithm`` that runs on an engine ("pvs", "mtdf", …) on a
+    copy of ``game`` within ``limits``; the same settings on either engine.  ``observe`` sees
+    the engine once it is made (live progress reads its counters).  Without ``stop``, the
+    clock of ``limits`` starts once the engine is ready (after any compilation).
     """
+    driver = algorithms.get(algorithm).driver
+    if driver is None:
+        raise GameError(f"algorithm {algorithm!r} is not run on an engine: use its textbook run")
     searcher = engine_for(game.copy(), _configured(game, tt), engine=engine)
     searcher.stop = stop if stop is not None else StopSignal.from_limits(limits)
     if observe is not None:
         observe(searcher)
-    result = run(searcher, limits, use_mtdf=algorithm == "mtdf", on_info=on_info,
-                 soft_time=soft_time)
+    result = driver(searcher, limits, cast(Any, on_info))
     return _tagged(result, searcher)
 
 

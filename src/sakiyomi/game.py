@@ -159,6 +159,26 @@ class ScoreBounds(Protocol):
 
 
 @runtime_checkable
+class ClosedForm(Protocol[M_co]):
+    """A game whose exact result is known by a formula (Game of Bones: ``n mod 4``; Nim:
+    Bouton's nim-sum), so that positions far too large to search are still solved at once.
+
+    ``closed_form()`` returns ``(value, best_move)`` for the side to move: the value on the
+    score scale of ``sakiyomi.score`` (``win_in(n)`` / ``loss_in(n)`` with the distance when the
+    formula knows it and it is below ``MAX_PLY - 1``, else ``n = MAX_PLY - 1``: decided, distance
+    at or beyond the horizon; still decisive one ply up), the best move None only at a finished
+    position.  It returns None where the
+    game prefers the search to read the position (small enough to read to the end, so that the
+    search's principal variation and node counts are reported).  ``solve`` consults it at the
+    root only.
+    """
+
+    def closed_form(self) -> tuple[int, M_co | None] | None:
+        """(value, best move) by formula, or None to leave the position to the search."""
+        ...
+
+
+@runtime_checkable
 class GameUnits(Protocol):
     """Converts an internal search score to the game's own units for reporting (DESIGN.md §8)."""
 
@@ -279,6 +299,33 @@ class CheckingMoves(Protocol[M_co]):
 
     def checking_moves(self) -> Sequence[M_co]:
         """The legal moves of the side to move that give check."""
+        ...
+
+
+@runtime_checkable
+class PositionText(Protocol):
+    """A game that can write its current position as a POSITION string its registry entry
+    reads back (DESIGN.md §8): stores and books show it, and workers may be sent it.
+    """
+
+    def position_text(self) -> str:
+        """The POSITION string of the current position."""
+        ...
+
+
+@runtime_checkable
+class MirrorSymmetry(Protocol[M]):
+    """A game whose positions have a mirror image of equal value (Connect Four's left-right
+    reflection).  Parallel solving merges a position with its mirror image, and a store of
+    solved positions answers for both.
+    """
+
+    def mirrored(self) -> Self:
+        """A new position: this one reflected (same side to move, same value)."""
+        ...
+
+    def mirror_move(self, move: M) -> M:
+        """The move of the mirrored position that mirrors ``move``."""
         ...
 
 

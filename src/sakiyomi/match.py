@@ -11,9 +11,25 @@ from sakiyomi.game import Game, Outcome, Player
 M = TypeVar("M", bound=Hashable)
 
 
+SHOWN_MOVES = 20  # legal moves listed for a game without a board diagram
+
+
+def board_text(game: Game[M]) -> str:
+    """The game's own text diagram (its ``__str__``, which every registered game has); a game
+    without one is shown by the side to move and its first legal moves, never as
+    ``<... object at 0x...>``.
+    """
+    if type(game).__str__ is not object.__str__:
+        return str(game)
+    moves = [game.move_to_text(m) for m in list(game.legal_moves())[:SHOWN_MOVES + 1]]
+    more = ", ..." if len(moves) > SHOWN_MOVES else ""
+    return (f"{game.to_move.name.lower()} to move; legal moves: "
+            f"{', '.join(moves[:SHOWN_MOVES])}{more}")
+
+
 def play_game(
     game: Game[M], agents: Mapping[Player, Agent[M]], write: Callable[[str], None],
-    show: Callable[[Game[M]], str] = str,
+    show: Callable[[Game[M]], str] = board_text,
 ) -> Outcome | None:
     """Play to the end, showing the board after each move; None if a human quit."""
     write(show(game))

@@ -12,6 +12,7 @@ WIN = 1_000_000
 MAX_PLY = 512
 INF = WIN + 1
 WIN_BOUND = WIN - MAX_PLY
+SOLVED = MAX_PLY  # TT depth of results that reached the end of the game everywhere
 
 
 def win_in(ply: int) -> int:

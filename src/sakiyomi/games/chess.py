@@ -40,6 +40,8 @@ _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
+          "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
 
 def _tables() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
@@ -366,6 +368,26 @@ class ChessGame:
         """Passing is a sound probe only with a piece besides king and pawns (zugzwang)."""
         b = self.board
         return bool(b.occupied_co[b.turn] & ~(b.pawns | b.kings))
+
+    def __str__(self) -> str:
+        return diagram(self.board)
+
+
+def diagram(board: chess.Board) -> str:
+    """The board as text: rank 8 at the top, White's pieces in capitals, then whose turn."""
+    files = "  a b c d e f g h"
+    lines = [files]
+    for rank in range(7, -1, -1):
+        cells = []
+        for file in range(8):
+            piece = board.piece_at(chess.square(file, rank))
+            cells.append(piece.symbol() if piece is not None else ".")
+        lines.append(f"{rank + 1} {' '.join(cells)} {rank + 1}")
+    lines.append(files)
+    side = "white" if board.turn == chess.WHITE else "black"
+    check = ", in check" if board.is_check() else ""
+    lines.append(f"{side} to move{check}  (FEN {board.fen()})")
+    return "\n".join(lines)
 
 
 def parse_board(text: str) -> chess.Board:

@@ -33,6 +33,9 @@ from sakiyomi.games import shogi_facade as cs
 from sakiyomi.score import loss_in, win_in
 
 START = cs.STARTING_SFEN
+LIMITS = ("a valid SFEN (9x9, piece counts, no nifu or dead pieces, kings: see "
+          "shogi_facade.validate_sfen) or startpos, then optionally 'moves' and legal USI moves")
+_LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
 
 # 駒割 (seed 003 ×100), indexed by cshogi piece type 0..14.
 VALUE = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 1800)
@@ -309,6 +312,29 @@ class ShogiGame:
     def sfen(self) -> str:
         """The current position as SFEN."""
         return self.board.sfen()
+
+    def __str__(self) -> str:
+        """The board as text in SFEN letters (black in capitals, ``+`` promoted), files 9 to 1
+        left to right and ranks a to i top to bottom, the hands, and whose turn it is.
+        """
+        board = self.board
+        pieces = board.pieces
+        lines = ["   " + "".join(f"{file:>3}" for file in range(9, 0, -1))]
+        for rank in range(9):
+            cells = []
+            for file in range(8, -1, -1):
+                piece = pieces[file * 9 + rank]
+                letter = _LETTERS[piece & 0xF] if piece else "."
+                cells.append(f"{letter if piece >> 4 == cs.BLACK else letter.lower():>3}")
+            lines.append(f"{'abcdefghi'[rank]}  {''.join(cells)}")
+        for name, hand in zip(("black", "white"), board.pieces_in_hand, strict=True):
+            held = " ".join(f"{kind}{count if count > 1 else ''}"
+                            for kind, count in zip(cs.HAND_ORDER, hand, strict=True) if count)
+            lines.append(f"{name} in hand: {held or '-'}")
+        side = "black (sente)" if board.turn == cs.BLACK else "white (gote)"
+        check = ", in check" if board.is_check() else ""
+        lines.append(f"{side} to move{check}  (SFEN {board.sfen()})")
+        return "\n".join(lines)
 
     @property
     def history_keys(self) -> list[int]:

@@ -154,7 +154,9 @@ def validate_sfen(sfen: str) -> None:
     """Raise ValueError unless ``sfen`` is a well-formed, possible shogi position.
 
     Checks the syntax, piece counts, at most one king per side, no pawn/lance/knight where it
-    could never move again and no two unpromoted pawns of one side on a file (nifu).
+    could never move again and no two unpromoted pawns of one side on a file (nifu).  The side
+    not to move must have a king; the side to move may lack one only as the attacker of a mate
+    problem (tsume shogi: the defender's king is on the board).
     """
     fields = sfen.split()
     if len(fields) not in (3, 4):
@@ -193,6 +195,11 @@ def validate_sfen(sfen: str) -> None:
         raise ValueError("a side has more than one king")
     if kings["K"] + kings["k"] == 0:
         raise ValueError("there is no king on the board")
+    waiting = "k" if side == "b" else "K"  # the king of the side not to move
+    if not kings[waiting]:
+        colour = "white" if side == "b" else "black"
+        raise ValueError(f"{colour} has no king but is not to move (only the attacker of a "
+                         "mate problem, the side to move, may lack one)")
     if hand != "-":
         items = _HAND.findall(hand)
         if "".join(n + p for n, p in items) != hand:

@@ -12,6 +12,7 @@ from random import Random
 from typing import Self
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.inputs import shown
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
@@ -19,6 +20,7 @@ CELL_HINT = (2, 1, 2, 1, 3, 1, 2, 1, 2)  # centre, then corners, then edges
 # Open-line weights: a line holding only one side's marks is worth this much to that side.
 OPEN_LINE_WEIGHT = (0, 1, 10)
 MARKS = ".xo"
+LIMITS = "a 3x3 board: nine characters of x, o and . (or start)"
 
 
 class TicTacToe:
@@ -148,11 +150,11 @@ class TicTacToe:
 def from_position(name: str, text: str) -> TicTacToe:
     """Parse nine characters of ``x``, ``o``, ``.`` (or ``start``) and check the position."""
     t = text.strip().lower()
-    if t in ("start", ""):
+    if t == "start":
         return TicTacToe()
     if len(t) != 9 or any(ch not in MARKS for ch in t):
-        raise PositionError(
-            f"tic-tac-toe position {text!r} must be 9 characters of x, o and . (row-major)")
+        raise PositionError(f"tic-tac-toe position {shown(text)} must be 9 characters of x, o "
+                            "and . (row-major), or 'start'")
     cells = [MARKS.index(ch) for ch in t]
     xs, os_ = cells.count(1), cells.count(2)
     if not (xs == os_ or xs == os_ + 1):

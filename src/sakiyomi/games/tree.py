@@ -5,18 +5,35 @@ tree with leaves in -99..99, the same as ``random_tree(B, D, SEED)``).  By defau
 scored for the side to move at that leaf (NegaMax convention, seed 000); with the prefix
 ``max:`` leaves are scored for the first player (MinMax convention, seeds 002-004).
 Moves are child indices (0-based).
+
+Limits: leaves lie strictly inside the score scale's heuristic range (``|leaf| <
+WIN_BOUND``, 999,488: larger values would read as "win in n plies"); at most ``MAX_DEPTH``
+levels below the root (the search horizon) and ``MAX_NODES`` nodes.  The text is parsed
+without recursion, so any nesting gets a clear refusal, never a RecursionError.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from typing import Self, TypeAlias
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.inputs import parse_int, shown
+from sakiyomi.score import MAX_PLY, WIN_BOUND
 
 Tree: TypeAlias = int | list["Tree"]
+
+LEAF_LIMIT = WIN_BOUND - 1  # |leaf| at most this: the heuristic range of sakiyomi.score
+MAX_DEPTH = MAX_PLY - 1  # levels below the root: deeper leaves lie beyond the search horizon
+MAX_NODES = 1_000_000
+MAX_SEED = 2**64 - 1
+LIMITS = (f"leaves within ±{LEAF_LIMIT:,}; at most {MAX_DEPTH} levels and {MAX_NODES:,} nodes; "
+          "random:B,D,SEED with B ≤ 32, D ≤ 12, B^D ≤ 1,000,000")
+SHOWN_TREE = 200  # characters of a node's subtree shown by str()
+_TOKEN = re.compile(r"\s*(?:(\[)|(\])|(,)|([+-]?[0-9]+)|(\S))", re.ASCII)
 
 
 class TreeGame:
@@ -29,23 +46,39 @@ class TreeGame:
         self._children: list[tuple[int, ...]] = []
         self._values: list[int | None] = []
         self._depth: list[int] = []
-        self._flatten(tree, 0)
+        self._flatten(tree)
         self._path: list[int] = [0]
 
-    def _flatten(self, node: Tree, depth: int) -> int:
-        index = len(self._children)
-        self._children.append(())
-        self._depth.append(depth)
-        if isinstance(node, bool) or not isinstance(node, (int, list)):
-            raise PositionError(f"tree nodes must be integers or lists, not {node!r}")
-        if isinstance(node, int):
-            self._values.append(node)
-            return index
-        if not node:
-            raise PositionError("an empty list is not a tree node (a leaf must be an integer)")
-        self._values.append(None)
-        self._children[index] = tuple(self._flatten(child, depth + 1) for child in node)
-        return index
+    def _flatten(self, root: Tree) -> None:
+        """Number the nodes in preorder (root = 0) without recursion, checking the limits."""
+        children: list[list[int]] = []
+        stack: list[tuple[Tree, int, int]] = [(root, 0, -1)]
+        while stack:
+            node, depth, parent = stack.pop()
+            index = len(self._values)
+            if index >= MAX_NODES:
+                raise PositionError(f"tree too large: at most {MAX_NODES:,} nodes")
+            if depth > MAX_DEPTH:
+                raise PositionError(f"tree too deep: at most {MAX_DEPTH} levels below the root")
+            if isinstance(node, bool) or not isinstance(node, (int, list)):
+                raise PositionError(
+                    f"tree nodes must be integers or lists, not {shown(repr(node))}")
+            if parent >= 0:
+                children[parent].append(index)
+            children.append([])
+            self._depth.append(depth)
+            if isinstance(node, int):
+                if not -LEAF_LIMIT <= node <= LEAF_LIMIT:
+                    raise PositionError(
+                        f"tree leaf {node} is outside the score range: at most ±{LEAF_LIMIT:,} "
+                        "(larger values mean a win or loss in n plies)")
+                self._values.append(node)
+                continue
+            if not node:
+                raise PositionError("an empty list is not a tree node (a leaf must be an integer)")
+            self._values.append(None)
+            stack.extend((child, depth + 1, index) for child in reversed(node))
+        self._children = [tuple(c) for c in children]
 
     @property
     def node(self) -> int:
@@ -99,9 +132,10 @@ class TreeGame:
 
     def move_from_text(self, text: str) -> int:
         count = len(self._children[self._path[-1]])
-        if not text.strip().isdigit():
-            raise MoveError(f"move {text!r} is not a child index (0-{count - 1})")
-        move = int(text)
+        try:
+            move = parse_int(text, "move", high=MAX_NODES)
+        except ValueError:
+            raise MoveError(f"move {shown(text)} is not a child index (0-{count - 1})") from None
         if move >= count:
             raise MoveError(f"move {move} is out of range: this node has {count} children")
         return move
@@ -109,40 +143,101 @@ class TreeGame:
     def __str__(self) -> str:
         path = "→".join(str(self._children[a].index(b))
                         for a, b in zip(self._path, self._path[1:], strict=False)) or "root"
-        return f"node {path}: {json.dumps(self.subtree())} ({self.to_move.name.lower()} to move)"
+        subtree = json.dumps(self.subtree(), separators=(",", ":"))
+        if len(subtree) > SHOWN_TREE:
+            subtree = f"{subtree[:SHOWN_TREE]}… ({len(subtree):,} characters)"
+        return f"node {path}: {subtree} ({self.to_move.name.lower()} to move)"
 
     def subtree(self) -> Tree:
-        """The current node as a nested list (for printing and sorting)."""
-        def build(index: int) -> Tree:
+        """The current node as a nested list (for printing and sorting); depth-first without
+        recursion, like the parser.
+        """
+        root = self._path[-1]
+        built: dict[int, Tree] = {}
+        stack = [(root, False)]
+        while stack:
+            index, expanded = stack.pop()
             value = self._values[index]
             if value is not None:
-                return value
-            return [build(child) for child in self._children[index]]
-        return build(self._path[-1])
+                built[index] = value
+            elif expanded:
+                built[index] = [built.pop(child) for child in self._children[index]]
+            else:
+                stack.append((index, True))
+                stack.extend((child, False) for child in self._children[index])
+        return built[root]
+
+
+def parse_nested(text: str) -> Tree:
+    """A nested list of integers in JSON syntax, read with an explicit stack (no recursion,
+    so any nesting is refused clearly by ``TreeGame``'s limits, not by a RecursionError).
+    """
+    stack: list[list[Tree]] = []
+    result: Tree | None = None
+    expect_value = True  # a value may come next (else ',' or ']')
+    position = 0
+    end = len(text.rstrip())
+    while position < end:
+        match = _TOKEN.match(text, position)
+        assert match is not None  # \S matches any character the other groups do not
+        opening, closing, comma, number, other = match.groups()
+        where = f"at character {match.start(match.lastindex or 0)}"
+        position = match.end()
+        if result is not None:
+            raise PositionError(f"tree: unexpected text after the tree {where}")
+        if opening and expect_value:
+            if len(stack) > MAX_DEPTH:
+                raise PositionError(f"tree too deep: at most {MAX_DEPTH} levels below the root")
+            stack.append([])
+        elif number and expect_value:
+            leaf = parse_int(number, "tree leaf", low=-LEAF_LIMIT, high=LEAF_LIMIT,
+                             error=PositionError)
+            if stack:
+                stack[-1].append(leaf)
+                expect_value = False
+            else:
+                result = leaf
+        elif closing and stack and (not expect_value or not stack[-1]):
+            done = stack.pop()
+            if stack:
+                stack[-1].append(done)
+            else:
+                result = done
+            expect_value = False
+        elif comma and stack and not expect_value:
+            expect_value = True
+        else:
+            token = opening or closing or comma or number or other
+            raise PositionError(f"tree: unexpected {shown(token)} {where} (a tree is a nested "
+                                "list of integers, e.g. [[3,5],[2,9]])")
+    if result is None:
+        raise PositionError("tree: the text ends before the tree does" if stack
+                            else "tree: empty position (expected a nested list of integers)")
+    return result
 
 
 def parse_tree(text: str) -> tuple[Tree, bool]:
-    """Parse POSITION text: optional ``max:`` prefix, then a nested JSON list."""
+    """Parse POSITION text: optional ``max:`` prefix, then a nested list of integers."""
     body = text.strip()
     first_player = body.startswith("max:")
     if first_player:
         body = body[4:]
-    try:
-        tree: Tree = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"tree is not valid JSON: {exc.msg} at character {exc.pos}") from exc
-    return tree, first_player
+    return parse_nested(body), first_player
 
 
 def from_position(name: str, text: str) -> TreeGame:
     """Registry entry point; ``random:B,D,SEED`` is a seeded uniform random tree."""
     if text.strip().startswith("random:"):
         parts = text.strip()[7:].split(",")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
-            raise PositionError(f"random tree must be 'random:B,D,SEED' (integers), not {text!r}")
-        branching, depth, seed = (int(p) for p in parts)
-        if not 1 <= branching <= 32 or not 0 <= depth <= 12 or branching**depth > 10**6:
-            raise PositionError("random tree too large: need B ≤ 32, D ≤ 12, B^D ≤ 1,000,000")
+        if len(parts) != 3:
+            raise PositionError(
+                f"random tree must be 'random:B,D,SEED' (integers), not {shown(text)}")
+        branching = parse_int(parts[0], "random tree branching B", low=1, high=32,
+                              error=PositionError)
+        depth = parse_int(parts[1], "random tree depth D", high=12, error=PositionError)
+        seed = parse_int(parts[2], "random tree SEED", high=MAX_SEED, error=PositionError)
+        if branching**depth > 10**6:
+            raise PositionError("random tree too large: need B^D ≤ 1,000,000")
         return TreeGame(random_tree(branching, depth, seed))
     tree, first_player = parse_tree(text)
     return TreeGame(tree, first_player)

@@ -1,67 +1,322 @@
-"""The engine loop shared by UCI and USI: a reader on stdin, one search thread, stop and quit.
+"""The engine loop shared by UCI and USI: input, output, one search thread, one answer per go.
 
-The main thread reads commands line by line and hands them to a protocol ``Handler``; a ``go``
-starts the search in a ``SearchThread`` so that ``stop``, ``isready`` and ``quit`` are answered
-while it runs.  A handler error never ends the engine: it is reported on an ``info string``
-line and the loop goes on (bad input must not kill a GUI's engine).
+The main thread reads commands and hands them to a protocol ``Handler``; a ``go`` starts the
+search in a ``SearchThread`` so that ``stop``, ``isready`` and ``quit`` are answered while it
+runs.  Three guarantees live here, once for both protocols:
+
+- **Input never kills the engine.** stdin is read as bytes, lines are capped at
+  ``MAX_LINE_BYTES`` (the rest of a longer line is read and dropped) and decoded as UTF-8 with
+  replacement, whatever the locale; a handler error becomes one ``info string`` line.
+- **Output never kills it either.** Lines are written as UTF-8 (unencodable text escaped); a
+  closed pipe ends the loop quietly instead of raising.
+- **Every go gets exactly one answer** (``Reply``): the search thread gives it when it ends;
+  ``stop`` gives it within ``STOP_GRACE`` with the best move so far even if the search thread
+  has not reached its next stop poll; a watchdog timer gives it at the hard time limit (plus
+  ``WATCHDOG_GRACE``) if the search thread is late (a loaded machine, a long node); ``infinite``
+  and ``ponder`` answers are held back until ``stop`` or ``ponderhit`` as the protocols require.
+- **Answers are on time under load** (``Punctuality``): on a busy machine a process waits for
+  a CPU, and a thread for the GIL, for tens of milliseconds, so an answer aimed at the hard
+  limit arrives after it.  The engine measures how late its answers were past their aim and
+  aims that much earlier next time (the estimate decays when the machine is quiet again); a
+  short GIL switch interval lets the watchdog and the reader take over from the search thread
+  quickly.
 """
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
-from collections.abc import Callable
-from typing import Protocol, TextIO
+import time
+from collections.abc import Callable, Iterator
+from typing import BinaryIO, Protocol, TextIO
 
-from sakiyomi.search.limits import StopSignal
+from sakiyomi.search.limits import MAX_SECONDS, StopSignal, TimePlan
+
+MAX_LINE_BYTES = 1 << 20  # a longer command line is cut here (no command needs more)
+STOP_GRACE = 0.03  # seconds ``stop`` waits for the search thread before answering itself
+WATCHDOG_GRACE = 0.005  # seconds past the aim before the watchdog answers itself
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits (default 5 ms)
+BASE_LEAD = WATCHDOG_GRACE  # the aim is at least this much before the hard limit
+LATENESS_DECAY = 0.95  # per answer: how fast the lateness estimate forgets a slow period
+MAX_LEAD_SHARE = 0.5  # the aim never moves earlier than half of the hard limit
+_SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
 
 
 class ProtocolError(Exception):
     """A line the protocol cannot accept; reported as ``info string`` and ignored."""
 
 
+def shown(text: str, limit: int = _SHOWN_CHARS) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters (input may be huge)."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"… ({len(text)} characters)"
+    return repr(text)
+
+
 class Output:
-    """Thread-safe line writer (the search thread and the reader both print)."""
+    """Thread-safe line writer (the reader, the search thread and the watchdog all print).
+
+    A write to a closed pipe marks the output ``closed`` instead of raising: the GUI has gone,
+    and the loop ends at its next line.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
         self._lock = threading.Lock()
+        self.closed = False
 
     def send(self, line: str) -> None:
         """Write one line and flush it at once (GUIs wait for whole lines)."""
         with self._lock:
-            self._stream.write(line + "\n")
-            self._stream.flush()
+            if self.closed:
+                return
+            try:
+                self._stream.write(line + "\n")
+                self._stream.flush()
+            except (OSError, ValueError):  # broken pipe, closed stream
+                self.closed = True
+
+
+def stdout_text() -> TextIO:
+    """sys.stdout writing UTF-8 whatever the locale, escaping what cannot be encoded."""
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper):
+        out.reconfigure(encoding="utf-8", errors="backslashreplace")
+    return out
+
+
+def read_lines(stream: BinaryIO, cap: int = MAX_LINE_BYTES) -> Iterator[str]:
+    """Lines of ``stream`` decoded as UTF-8 with replacement; at most ``cap`` bytes of each
+    are kept (the rest is read and dropped, so memory stays bounded on any input).
+    """
+    while True:
+        chunk = stream.readline(cap)
+        if not chunk:
+            return
+        if not chunk.endswith(b"\n") and len(chunk) >= cap:
+            rest = chunk
+            while rest and not rest.endswith(b"\n"):
+                rest = stream.readline(cap)
+        yield chunk.decode("utf-8", errors="replace")
+
+
+class Reply:
+    """The one final line of one ``go`` (``bestmove …`` or USI's ``checkmate …``).
+
+    The search thread keeps ``update``-ing the best answer so far and calls ``finish`` when it
+    ends; the line is sent by whichever comes first of: ``finish`` (unless held), ``release``
+    after ``finish`` (held answers: infinite, ponder), ``give`` (``stop``) or the watchdog set
+    by ``arm``.  Every later call sends nothing, and ``info`` lines after the answer are dropped
+    so a GUI never sees a late search's output after its move.
+    """
+
+    def __init__(self, output: Output, fallback: str, *, word: str = "bestmove",
+                 held: bool = False) -> None:
+        self._out = output
+        self._word = word
+        self._best = fallback
+        self._ponder: str | None = None
+        self._held = held
+        self._finished = False
+        self._given = False
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self.given_at: float | None = None  # perf_counter() when the answer was sent
+
+    @property
+    def given(self) -> bool:
+        """True once the answer has been sent."""
+        return self._given
+
+    @property
+    def best(self) -> str:
+        """The answer that would be sent now."""
+        return self._best
+
+    def update(self, best: str, ponder: str | None = None) -> None:
+        """The best answer so far (and the expected reply, for ``ponder``)."""
+        with self._lock:
+            self._best, self._ponder = best, ponder
+
+    def info(self, line: str) -> None:
+        """Send an info line unless the answer has already gone."""
+        with self._lock:
+            if not self._given:
+                self._out.send(line)
+
+    def finish(self) -> None:
+        """The search has ended: answer now unless the answer is held."""
+        with self._lock:
+            self._finished = True
+            if not self._held:
+                self._give()
+
+    def release(self) -> None:
+        """Stop holding the answer (``stop``, ``ponderhit``); answer if the search has ended."""
+        with self._lock:
+            self._held = False
+            if self._finished:
+                self._give()
+
+    def arm(self, seconds: float) -> None:
+        """The watchdog: answer by itself after ``seconds`` unless answered before."""
+        with self._lock:
+            if self._given:
+                return
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(min(max(0.0, seconds), MAX_SECONDS), self.give)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def give(self) -> None:
+        """Send the answer now (only the first call of any path does)."""
+        with self._lock:
+            self._give()
+
+    def _give(self) -> None:
+        if self._given:
+            return
+        self._given = True
+        self.given_at = time.perf_counter()
+        if self._timer is not None:
+            self._timer.cancel()
+        tail = f" ponder {self._ponder}" if self._ponder else ""
+        self._out.send(f"{self._word} {self._best}{tail}")
+
+
+class Punctuality:
+    """How late answers have been past their aim lately, so the next aim can be earlier.
+
+    ``estimate`` is the largest recent lateness, decaying by ``LATENESS_DECAY`` per answer;
+    ``lead(hard)`` is how long before the hard limit to aim: the estimate plus ``BASE_LEAD``,
+    never more than ``MAX_LEAD_SHARE`` of the limit (a move always gets half its time).
+    """
+
+    def __init__(self) -> None:
+        self.estimate = 0.0
+
+    def observe(self, lateness: float) -> None:
+        """One answer was ``lateness`` seconds after its aim (negative: before it)."""
+        self.estimate = max(lateness, self.estimate * LATENESS_DECAY, 0.0)
+
+    def lead(self, hard: float) -> float:
+        """Seconds to aim before a hard limit ``hard`` seconds away."""
+        return min(self.estimate + BASE_LEAD, hard * MAX_LEAD_SHARE)
+
+
+class GoSession:
+    """One ``go``: its stop signal, its answer and its clock.
+
+    The clock starts at once, or at ``ponderhit`` for a ``go ponder`` (``clock_running=False``):
+    then the aim is set (the hard limit minus the ``Punctuality`` lead), the signal gets it as
+    its deadline, the soft deadline is set and the watchdog is armed just after the aim.
+    """
+
+    def __init__(self, reply: Reply, plan: TimePlan | None, *, nodes: int | None = None,
+                 clock_running: bool = True, punctuality: Punctuality | None = None) -> None:
+        self.reply = reply
+        self.plan = plan
+        self.signal = StopSignal(nodes=nodes)
+        self.pondering = not clock_running
+        self.aim: float | None = None  # perf_counter() time the answer is aimed at
+        self._punctuality = punctuality
+        self._soft_at: float | None = None
+        if clock_running:
+            self.start_clock()
+
+    def start_clock(self) -> None:
+        """Deadlines from now: soft (no new iteration), the aim (abort, and the watchdog)."""
+        if self.plan is None:
+            return
+        hard = self.plan.hard
+        lead = self._punctuality.lead(hard) if self._punctuality is not None else 0.0
+        now = time.perf_counter()
+        self.aim = now + hard - lead
+        self.signal.deadline = self.aim
+        self._soft_at = min(now + self.plan.soft, self.aim)
+        self.reply.arm(hard - lead + WATCHDOG_GRACE)
+
+    def past_soft(self) -> bool:
+        """True once no new iteration should start."""
+        return self._soft_at is not None and time.perf_counter() >= self._soft_at
+
+    def hard_left(self) -> float | None:
+        """Seconds until the hard limit (None: no time limit)."""
+        deadline = self.signal.deadline
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    def ponderhit(self) -> None:
+        """The pondered move was played: the clock starts and the answer is no longer held."""
+        self.pondering = False
+        self.start_clock()
+        self.reply.release()
+
+    def stop(self) -> None:
+        """Ask the search to end and let the answer go."""
+        self.signal.stop()
+        self.reply.release()
 
 
 class SearchThread:
-    """Runs one search at a time in the background; ``stop`` ends it and waits for it."""
+    """Runs one search at a time in the background."""
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
-        self.signal = StopSignal()
+        self.session: GoSession | None = None
+        self.punctuality = Punctuality()
 
     @property
     def running(self) -> bool:
-        """True while a search is in progress."""
+        """True while a search thread is alive (it may have answered already)."""
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, work: Callable[[StopSignal], None], signal: StopSignal) -> None:
-        """Run ``work(signal)`` in a new thread (after stopping any search still running)."""
-        self.stop()
-        self.signal = signal
-        self._thread = threading.Thread(target=work, args=(signal,), daemon=True)
+    def start(self, session: GoSession, work: Callable[[GoSession], None]) -> None:
+        """Answer and end any previous search, then run ``work(session)`` in a new thread;
+        whatever ``work`` does or raises, the session's reply is finished when it returns.
+        """
+        self.halt()
+        previous = self.session
+        if previous is not None and previous.aim is not None and previous.reply.given_at:
+            self.punctuality.observe(previous.reply.given_at - previous.aim)
+        self.session = session
+
+        def run() -> None:
+            try:
+                work(session)
+            except Exception as exc:  # a search bug must never leave the GUI without an answer
+                session.reply.info(f"info string search error: {type(exc).__name__}: "
+                                   f"{str(exc)[:200]}")
+            finally:
+                session.reply.finish()
+
+        self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
-        """Ask the running search to stop and wait until it has printed its result."""
+        """Stop the search and answer within ``STOP_GRACE`` (with the best move so far if the
+        search thread has not ended by then; it ends at its next stop poll).
+        """
+        session = self.session
+        if session is None:
+            return
+        session.stop()
         if self._thread is not None:
-            self.signal.stop()
+            self._thread.join(STOP_GRACE)
+        session.reply.give()
+
+    def halt(self) -> None:
+        """``stop``, then wait until the search thread has ended (before changing the table
+        or the position it uses).
+        """
+        self.stop()
+        if self._thread is not None:
             self._thread.join()
             self._thread = None
 
     def wait(self) -> None:
-        """Wait for the running search to finish on its own."""
+        """Wait for the search to end by itself (end of input after a bounded ``go``)."""
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -79,11 +334,16 @@ class Handler(Protocol):
         ...
 
 
-def serve(handler: Handler, output: Output, stream: TextIO | None = None) -> int:
-    """Read commands until ``quit`` or end of input; bad lines become ``info string`` lines."""
-    source = stream if stream is not None else sys.stdin
+def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> int:
+    """Read commands until ``quit``, end of input or a closed output; bad lines become
+    ``info string`` lines.
+    """
+    source = stream
+    if source is None:  # the engine process itself (not a test feeding bytes)
+        source = sys.stdin.buffer
+        sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        for raw in source:
+        for raw in read_lines(source):
             line = raw.strip()
             if not line:
                 continue
@@ -93,8 +353,11 @@ def serve(handler: Handler, output: Output, stream: TextIO | None = None) -> int
             except ProtocolError as exc:
                 output.send(f"info string error: {exc}")
             except Exception as exc:  # an engine must survive anything a GUI sends
-                output.send(f"info string internal error on {line!r}: {type(exc).__name__}: {exc}")
-    except KeyboardInterrupt:
+                output.send(f"info string internal error on {shown(line)}: "
+                            f"{type(exc).__name__}: {str(exc)[:200]}")
+            if output.closed:
+                break
+    except (KeyboardInterrupt, OSError):
         pass
     finally:
         handler.shutdown()

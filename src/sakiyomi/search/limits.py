@@ -50,8 +50,11 @@ class StopSignal:
 
     @classmethod
     def from_limits(cls, limits: Limits) -> StopSignal:
-        """A signal enforcing the node and time limits of ``limits``."""
-        return cls(nodes=limits.nodes, seconds=limits.time)
+        """A signal enforcing the node and time limits of ``limits`` (the time through the one
+        time plan, ``TimePlan.fixed``: its hard limit, absurd values clamped).
+        """
+        seconds = TimePlan.fixed(limits.time).hard if limits.time is not None else None
+        return cls(nodes=limits.nodes, seconds=seconds)
 
     def stop(self) -> None:
         """Ask the search to stop as soon as possible (thread-safe)."""
@@ -122,13 +125,72 @@ class StopSignal:
         return time.perf_counter() - self.start
 
 
-def time_for_move(
-    remaining: float, increment: float = 0.0, moves_to_go: int | None = None,
-    overhead: float = 0.05,
-) -> float:
-    """Seconds to spend on one move from a clock: a share of what is left plus most of the
-    increment, never more than a safe fraction of the remaining time (never lose on time).
+# ---- the time plan (one per move; used by UCI, USI, the CLI's --time and play) ---------------
+
+MAX_SECONDS = 10_000_000.0  # ~115 days: longer budgets are clamped (timers stay finite)
+DEFAULT_HORIZON = 30  # moves the main time must last when the clock does not say
+MIN_THINK = 0.01  # seconds a move may always use when that much is on the clock
+SOFT_SHARE = 0.6  # the soft limit as a share of the target: iterations grow ~3x, so one more
+HARD_FACTOR = 3.0  # started at the soft limit usually ends before the hard one (target x3)
+INCREMENT_SHARE = 0.9  # the part of the increment spent on this move (the rest is slack)
+
+
+def _seconds(value: float) -> float:
+    """``value`` clamped to 0..MAX_SECONDS; NaN and negative times count as nothing left."""
+    if not value > 0.0:  # also NaN
+        return 0.0
+    return min(float(value), MAX_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class TimePlan:
+    """Seconds for one move, counted from when the move was asked for: start no new iteration
+    after ``soft``; abort the search (and answer) at ``hard``.  Always 0 <= soft <= hard.
     """
+
+    soft: float
+    hard: float
+
+    @classmethod
+    def fixed(cls, seconds: float) -> TimePlan:
+        """Exactly ``seconds`` (UCI/USI movetime, CLI ``--time``): search until the end."""
+        limit = _seconds(seconds)
+        return cls(limit, limit)
+
+
+def plan_time(
+    remaining: float, increment: float = 0.0, moves_to_go: int | None = None,
+    byoyomi: float = 0.0, overhead: float = 0.05,
+) -> TimePlan:
+    """The plan for one move from a clock (all in seconds).
+
+    ``remaining`` is the main time left, ``increment`` the Fischer bonus after the move,
+    ``moves_to_go`` the moves until the next time control (None: sudden death), ``byoyomi``
+    the time each move gets once the main time is spent (shogi), ``overhead`` what the GUI and
+    the pipes lose per move.  Rules:
+
+    - never late: ``hard <= remaining + byoyomi - overhead`` (0 if that is negative);
+    - without byoyomi and more than one move to go, ``hard`` is at most a third of the main
+      time left after the overhead, so a slow answer still leaves time on the clock;
+    - the target is a share of the main time plus almost all of the increment (which comes
+      back after the move); byoyomi is lost if unused, so it is spent in full (soft and hard);
+    - more time on any part of the clock never gives a smaller plan.
+    """
+    remaining, increment = _seconds(remaining), _seconds(increment)
+    byoyomi, overhead = _seconds(byoyomi), _seconds(overhead)
+    ceiling = max(0.0, remaining + byoyomi - overhead)
     usable = max(0.0, remaining - overhead)
-    share = usable / (moves_to_go if moves_to_go else 30) + 0.8 * increment
-    return max(0.0, min(share, 0.5 * usable))
+    moves = DEFAULT_HORIZON if not moves_to_go or moves_to_go < 1 else min(moves_to_go, 10_000)
+    if moves == 1:  # the control ends with this move: spend most of what is left
+        target = usable * 0.8
+        main_hard = target
+    else:
+        target = usable / (moves + 2) + INCREMENT_SHARE * increment
+        main_hard = min(HARD_FACTOR * target, usable / 3)
+    main_soft = SOFT_SHARE * min(target, main_hard)
+    spare = byoyomi - max(0.0, overhead - remaining)  # byoyomi after what the main time can't pay
+    spare = max(0.0, spare)
+    hard = min(ceiling, main_hard + spare, MAX_SECONDS)
+    hard = max(hard, min(MIN_THINK, ceiling))
+    soft = min(hard, main_soft + spare)
+    return TimePlan(soft, hard)

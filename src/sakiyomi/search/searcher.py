@@ -32,7 +32,7 @@ from sakiyomi.game import (
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
-from sakiyomi.score import INF, MAX_PLY, from_tt, is_decisive, is_win, to_tt
+from sakiyomi.score import INF, MAX_PLY, SOLVED, from_tt, is_decisive, is_win, to_tt
 from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
@@ -44,7 +44,6 @@ from sakiyomi.tt import Bound, TranspositionTable
 M = TypeVar("M", bound=Hashable)
 
 _EMPTY: tuple[object, ...] = ()
-SOLVED = MAX_PLY  # TT depth of results that reached the end of the game everywhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +60,7 @@ class SearchConfig:
     presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
     quiescence: bool = True
     repetition: bool = True
-    check_every: int = 1024  # nodes between polls of the stop signal
+    check_every: int = 64  # nodes between polls of the stop signal (a poll costs ~0.3 µs)
     validate: bool = False  # check every answer of the game's methods (search.validate)
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
@@ -333,15 +332,10 @@ class Searcher(Generic[M]):
             try:
                 if i == 0 or not pvs:
                     value = -self._search(new_depth, -beta, -a, ply + 1, move)
-                else:
+                else:  # a null-window scout; one that fails high may need verifying
                     value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
-                    if reduction and value > a:
-                        value = -self._search(new_depth, -a - 1, -a, ply + 1, move)
-                    if a < value < beta:
-                        stats.researches += 1
-                        if tracing:
-                            tracer.research(ply + 1, move)
-                        value = -self._search(new_depth, -beta, -a, ply + 1, move)
+                    if value > a and (reduction or value < beta):
+                        value = self._research(move, new_depth, reduction, value, a, beta, ply)
             except BaseException as exc:  # take the move back, name it in the error
                 raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
@@ -378,6 +372,21 @@ class Searcher(Generic[M]):
         return best
 
     # ---- helpers of the node search, called only where their case arises ------------------
+
+    def _research(self, move: M, depth: int, reduction: int, value: int, a: int, beta: int,
+                  ply: int) -> int:
+        """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at full
+        depth, and a value inside the window is searched again with the window (PVS), so that
+        it is exact and its PV complete.
+        """
+        if reduction:
+            value = -self._search(depth, -a - 1, -a, ply + 1, move)
+        if a < value < beta:
+            self.stats.researches += 1
+            if self.tracer.enabled:
+                self.tracer.research(ply + 1, move)
+            value = -self._search(depth, -beta, -a, ply + 1, move)
+        return value
 
     def _repetition(self, ply: int, key: int) -> int | None:
         """The value of a position decided by repetition (the game's own rules, or a repeat

@@ -7,11 +7,11 @@ single question with the window (-1, 1): win, draw or loss (the seeds' 必勝読
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
-from sakiyomi.game import Game, ScoreBounds, capable
+from sakiyomi.game import ClosedForm, Game, ScoreBounds, capable
 from sakiyomi.score import MAX_PLY, WIN, from_tt, sign
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
@@ -104,7 +104,12 @@ def solve(
     When the stop signal ends it first, the result has ``complete=False``, ``extra['result']``
     'unknown', the interval proved so far in ``extra['lower']``/``extra['upper']`` (the value
     field holds the lower bound) and, when a probe proved the lower bound, the move that did.
+    A game with a ``ClosedForm`` answers without search when its formula applies (0 nodes).
     """
+    formula: SearchResult[M] | None = _closed_form(
+        searcher.game if searcher is not None else game, weak)
+    if formula is not None:  # the game's formula (ClosedForm): no search at all
+        return formula
     if searcher is None:
         searcher = Searcher(game.copy(), config, stop=stop)
     known = Interval(*((-1, 1) if weak else _bounds(searcher.game)))
@@ -140,6 +145,20 @@ def solve(
                         searcher.stop.elapsed(), extra={"result": word})
 
 
+def _closed_form(game: Game[M], weak: bool) -> SearchResult[M] | None:
+    """The result by the game's formula (``ClosedForm``), or None when it leaves the search."""
+    if not capable(game, ClosedForm):
+        return None
+    known = cast(ClosedForm[M], game).closed_form()
+    if known is None:
+        return None
+    value, best = known
+    word = ("loss", "draw", "win")[sign(value) + 1]
+    return SearchResult(sign(value) if weak else value, best, (best,) if best is not None else (),
+                        FULL_DEPTH, SearchStats(), 0.0,
+                        extra={"result": word, "closed_form": True})
+
+
 @dataclass(frozen=True, slots=True)
 class MoveValue(Generic[M]):
     """One root move and its value for the side to move at the root."""
@@ -165,12 +184,17 @@ def _move_values(searcher: Engine[M], depth: int | None) -> tuple[list[MoveValue
     for move in list(position.legal_moves()):
         position.play(move)
         try:
-            if depth is None:
+            formula: SearchResult[M] | None = (
+                _closed_form(position, False) if depth is None else None)
+            if formula is not None:  # the game's formula (ClosedForm), as in solve()
+                child, pv = formula.value, formula.pv
+            elif depth is None:
                 child = exact_value(searcher)
                 searcher.search(FULL_DEPTH, child - 1, child + 1)
+                pv = searcher.pv
             else:
                 child = searcher.search(max(0, depth - 1))
-            pv = searcher.pv
+                pv = searcher.pv
             horizon = horizon or searcher.hit_horizon
         finally:
             position.undo()
@@ -194,11 +218,12 @@ def analyze(
 
 
 def multipv(
-    searcher: Engine[M], limits: Limits, *, soft_time: float | None = None,
+    searcher: Engine[M], limits: Limits, *, past_soft: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[int, list[MoveValue[M]], SearchStats]]:
     """MultiPV by iterative deepening: after each completed depth, every root move's value and
-    line (best first) and the counters so far.  Ends at the limits, at the soft time, when the
-    whole tree has been seen or when the engine is stopped (the unfinished depth is dropped).
+    line (best first) and the counters so far.  Ends at the limits, once ``past_soft()`` is
+    true (a time plan's soft limit), when the whole tree has been seen or when the engine is
+    stopped (the unfinished depth is dropped).
     """
     for depth in range(1, limits.max_depth + 1):
         searcher.new_search()
@@ -209,5 +234,5 @@ def multipv(
         yield depth, values, searcher.stats.copy()
         if not horizon or searcher.stop.should_stop(searcher.stats.nodes):
             return
-        if soft_time is not None and searcher.stop.elapsed() >= soft_time:
+        if past_soft is not None and past_soft():
             return

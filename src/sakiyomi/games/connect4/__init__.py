@@ -8,6 +8,12 @@ module name) are re-exported here so that ``sakiyomi.games.connect4`` is the imp
 
 from __future__ import annotations
 
-from sakiyomi.games.connect4.game import KERNEL_MODULE, Connect4, from_position, kernels_for
+from sakiyomi.games.connect4.game import (
+    KERNEL_MODULE,
+    LIMITS,
+    Connect4,
+    from_position,
+    kernels_for,
+)
 
-__all__ = ["KERNEL_MODULE", "Connect4", "from_position", "kernels_for"]
+__all__ = ["KERNEL_MODULE", "LIMITS", "Connect4", "from_position", "kernels_for"]

@@ -21,9 +21,12 @@ from typing import Any, Self
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games.connect4 import kernels as default_kernels
+from sakiyomi.inputs import parse_int, shown
 
 KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
-_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*:(.*)$", re.S)
+_SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*:(.*)$", re.S)
+MAX_SIDE = 64
+LIMITS = "boards with width x (height + 1) <= 64 (7x6 by default); at most one move per cell"
 
 
 def kernels_for(width: int, height: int) -> types.ModuleType:
@@ -100,9 +103,11 @@ class Connect4:
 
     def move_from_text(self, text: str) -> int:
         t = text.strip()
-        if not t.isdigit() or not t.isascii():
-            raise MoveError(f"move {text!r} is not a column number 1-{self.width}")
-        return self._check(int(t) - 1, t)
+        try:
+            column = parse_int(t, "column", high=MAX_SIDE)
+        except ValueError:
+            raise MoveError(f"move {shown(text)} is not a column number 1-{self.width}") from None
+        return self._check(column - 1, t)
 
     # ---- capabilities: scores in Pons's units, shortcuts, hints, kernels ----------------
 
@@ -145,6 +150,16 @@ class Connect4:
     def kernel_state(self) -> tuple[int, ...]:
         return self._state
 
+    def mirrored(self) -> Self:
+        """The position with every column reflected (MirrorSymmetry): same value."""
+        clone = type(self)(self.width, self.height)
+        for move in self.moves_played:
+            clone.play(self.width - 1 - move)
+        return clone
+
+    def mirror_move(self, move: int) -> int:
+        return self.width - 1 - move
+
     # ---- text --------------------------------------------------------------------------
 
     def _check(self, col: int, text: str, number: int | None = None) -> int:
@@ -185,7 +200,9 @@ def from_position(name: str, text: str) -> Connect4:
     width, height, moves = 7, 6, text
     sized = _SIZE.match(text)
     if sized:
-        width, height, moves = int(sized.group(1)), int(sized.group(2)), sized.group(3)
+        width = parse_int(sized.group(1), "board width", high=MAX_SIDE, error=PositionError)
+        height = parse_int(sized.group(2), "board height", high=MAX_SIDE, error=PositionError)
+        moves = sized.group(3)
     moves = moves.strip()
     if moves.lower() == "start":
         moves = ""
@@ -193,10 +210,10 @@ def from_position(name: str, text: str) -> Connect4:
     for number, ch in enumerate(moves, 1):
         if not ("0" <= ch <= "9"):
             raise PositionError(
-                f"connect4 position {text!r}: move {number} ({ch!r}) is not a column digit")
+                f"connect4 position {shown(text)}: move {number} ({ch!r}) is not a column digit")
         try:
             col = game._check(int(ch) - 1, ch, number)
         except MoveError as exc:
-            raise PositionError(f"connect4 position {text!r}: {exc}") from None
+            raise PositionError(f"connect4 position {shown(text)}: {exc}") from None
         game.play(col)
     return game

@@ -12,6 +12,7 @@ from __future__ import annotations
 from sakiyomi.games.othello.game import (
     KERNEL_MODULE,
     KERNEL_PARAMS,
+    LIMITS,
     PASS,
     START_TEXT,
     Othello,
@@ -20,5 +21,5 @@ from sakiyomi.games.othello.game import (
     square_name,
 )
 
-__all__ = ["KERNEL_MODULE", "KERNEL_PARAMS", "PASS", "START_TEXT", "Othello", "from_position",
-           "parse_board", "square_name"]
+__all__ = ["KERNEL_MODULE", "KERNEL_PARAMS", "LIMITS", "PASS", "START_TEXT", "Othello",
+           "from_position", "parse_board", "square_name"]

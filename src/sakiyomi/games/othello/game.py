@@ -20,6 +20,7 @@ from sakiyomi.games.othello import kernels as _kernels
 from sakiyomi.games.othello import rules as k
 from sakiyomi.games.othello.endgame import move_hint
 from sakiyomi.games.othello.evaluation import evaluate as _evaluate
+from sakiyomi.inputs import shown
 
 PASS = k.PASS
 FILES = "abcdefgh"
@@ -27,6 +28,7 @@ BLACK_CHARS = "Xx*"
 WHITE_CHARS = "Oo0"
 EMPTY_CHARS = "-."
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
+LIMITS = "an 8x8 board: 64 squares of X, O or -, a space and the side to move X or O (or start)"
 KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 # Build switches of the compiled kernels (see sakiyomi.games.othello.kernels): empties at which the
 # TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
@@ -260,8 +262,8 @@ class Othello:
 def parse_board(text: str) -> tuple[int, int]:
     """Black and white bitboards of a 64-character OBF board; PositionError on bad text."""
     if len(text) != 64:
-        raise PositionError(f"an Othello board needs 64 squares a1..h8, got {len(text)} "
-                            f"characters in {text!r}")
+        raise PositionError(f"an Othello board needs 64 squares a1..h8, got {len(text):,} "
+                            f"characters in {shown(text)}")
     black = white = 0
     for i, ch in enumerate(text):
         if ch in BLACK_CHARS:
@@ -277,18 +279,18 @@ def parse_board(text: str) -> tuple[int, int]:
 def from_position(name: str, text: str) -> Othello:
     """Parse ``start`` or ``BOARD SIDE`` (OBF; anything after the side is ignored)."""
     t = text.strip()
-    if t.lower() in ("start", ""):
+    if t.lower() == "start":
         return Othello()
     parts = t.split(";")[0].split()
     if len(parts) != 2:
-        raise PositionError(f"Othello position {text!r} must be 64 board characters, a space "
-                            "and the side to move (X or O), or 'start'")
+        raise PositionError(f"Othello position {shown(text)} must be 64 board characters, a "
+                            "space and the side to move (X or O), or 'start'")
     board, side = parts
     black, white = parse_board(board)
-    if side in BLACK_CHARS:
+    if len(side) == 1 and side in BLACK_CHARS:
         player = Player.FIRST
-    elif side in WHITE_CHARS:
+    elif len(side) == 1 and side in WHITE_CHARS:
         player = Player.SECOND
     else:
-        raise PositionError(f"side to move {side!r} must be X (black) or O (white)")
+        raise PositionError(f"side to move {shown(side)} must be X (black) or O (white)")
     return Othello(black, white, player)

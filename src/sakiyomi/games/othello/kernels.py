@@ -87,13 +87,15 @@ def make_state(p: int, o: int, *_moves: int) -> tuple[Any, Any, Any]:
 def k_play(state: Any, move: Any) -> Any:
     """The position after ``move`` (a square, or PASS), from the new side to move's view."""
     p, o, _ = state
+    # (_W(...) is free when compiled; in the plain build it keeps the word a uint64, as a
+    # compiled rule kernel called from Python returns a uint64 as a plain int)
     if move == PASS:
-        return (o, p, _legal_moves(o, p))
+        return (o, p, _W(_legal_moves(o, p)))
     bit = _ONE << _W(move)
     f = _flips(p, o, move)
     np_ = o ^ f
     no = p | f | bit
-    return (np_, no, _legal_moves(np_, no))
+    return (np_, no, _W(_legal_moves(np_, no)))
 
 
 @kernel

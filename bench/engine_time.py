@@ -1,0 +1,189 @@
+"""Engine timing under load (not a test): how late are moves past their movetime or hard limit.
+
+The script starts two busy-loop processes itself (so the machine has more runnable processes
+than cores, as in a tournament on a shared box), then drives each engine in self-play games
+through ``tests/engine_process.py`` and measures, per move, the wall time from writing ``go``
+to reading ``bestmove`` (pipes included):
+
+1. ``go movetime 100``, 300 moves: overrun = elapsed - 100 ms (the limit the GUI gave);
+2. a 2 s + 0.1 s Fischer clock per side, 300 moves: overrun = elapsed - the hard limit of the
+   engine's own time plan for that clock (``GoParams.plan``, computed here from the same go
+   line and the engine's overhead); a time loss is a move longer than the clock had left.
+
+Both engines run with a 50 ms overhead setting (UCI ``Move Overhead``, USI ``ByoyomiMargin``)
+so their limits are alike.  The anchor is the limit itself: one JSON line per engine and mode
+with moves, max / p50 / p99 overrun, moves more than 50 ms over, time losses, and the load
+(``uptime``) before and after.  Goal (issue 11): no move more than 50 ms over.
+
+Run from the repository root: ``python -m bench.engine_time [--moves 300] [--engines uci usi]
+[--busy 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import chess
+import cshogi
+from tests.engine_process import EngineProcess
+from tests.protocol_fuzz import COMMANDS, HELLO
+
+from sakiyomi.protocols.go import parse_go
+
+OVERHEAD_MS = 50
+OVERHEAD_OPTION = {"uci": "Move Overhead", "usi": "ByoyomiMargin"}
+MAX_PLIES = 160  # a self-play game is restarted after this many plies
+
+
+def emit(record: dict[str, Any]) -> None:
+    print(json.dumps(record), flush=True)
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+@contextmanager
+def busy_load(count: int) -> Iterator[None]:
+    """``count`` processes spinning on a CPU each, ended (by their pid) afterwards."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        time.sleep(0.5)
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+class SelfPlay:
+    """A game the engine plays against itself; legal moves tracked by the game library."""
+
+    def __init__(self, engine: str) -> None:
+        self.engine = engine
+        self.moves: list[str] = []
+        self.chess = chess.Board()
+        self.shogi = cshogi.Board()
+
+    @property
+    def white(self) -> bool:
+        """True when the side to move is UCI White / USI gote."""
+        return self.chess.turn == chess.WHITE if self.engine == "uci" else \
+            self.shogi.turn == cshogi.WHITE
+
+    def position(self) -> str:
+        return "position startpos" + (" moves " + " ".join(self.moves) if self.moves else "")
+
+    def play(self, answer: str) -> bool:
+        """Apply the engine's move; False when the game is over (restart it)."""
+        if self.engine == "uci":
+            move = chess.Move.from_uci(answer) if answer != "0000" else None
+            if move is None or move not in self.chess.legal_moves:
+                return False
+            self.chess.push(move)
+            over = self.chess.is_game_over(claim_draw=True)
+        else:
+            if answer in ("resign", "win"):
+                return False
+            self.shogi.push_usi(answer)
+            over = self.shogi.is_game_over() or self.shogi.is_draw() == cshogi.REPETITION_DRAW
+        self.moves.append(answer)
+        return not over and len(self.moves) < MAX_PLIES
+
+
+def summary(engine: str, mode: str, elapsed: list[float], limits: list[float],
+            losses: int, load_before: str) -> dict[str, Any]:
+    over = [(e - lim) * 1000 for e, lim in zip(elapsed, limits, strict=True)]
+    quantiles = statistics.quantiles(over, n=100)
+    return {
+        "engine": engine, "mode": mode, "moves": len(over),
+        "max_overrun_ms": round(max(over), 1), "p50_overrun_ms": round(quantiles[49], 1),
+        "p99_overrun_ms": round(quantiles[98], 1),
+        "over_50ms": sum(x > 50 for x in over), "over_0ms": sum(x > 0 for x in over),
+        "median_elapsed_ms": round(statistics.median(elapsed) * 1000, 1),
+        "median_limit_ms": round(statistics.median(limits) * 1000, 1),
+        "time_losses": losses, "uptime_before": load_before, "uptime_after": uptime(),
+    }
+
+
+def timed_go(process: EngineProcess, position: str, go: str) -> tuple[float, str]:
+    process.send(position)
+    start = time.monotonic()
+    process.send(go)
+    line = process.wait_for("bestmove", 60)
+    elapsed = time.monotonic() - start
+    if line is None:
+        raise RuntimeError(f"no bestmove for {go!r}")
+    return elapsed, line.split()[1]
+
+
+def run_movetime(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]:
+    load = uptime()
+    elapsed: list[float] = []
+    game = SelfPlay(engine)
+    while len(elapsed) < moves:
+        seconds, answer = timed_go(process, game.position(), "go movetime 100")
+        elapsed.append(seconds)
+        if not game.play(answer):
+            game = SelfPlay(engine)
+    return summary(engine, "movetime 100", elapsed, [0.1] * len(elapsed), 0, load)
+
+
+def run_clock(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]:
+    load = uptime()
+    elapsed: list[float] = []
+    limits: list[float] = []
+    losses = 0
+    game, clock = SelfPlay(engine), {True: 2.0, False: 2.0}
+    while len(elapsed) < moves:
+        white = game.white
+        w, b = int(clock[True] * 1000), int(clock[False] * 1000)
+        first, second = ("wtime", "btime") if engine == "uci" else ("btime", "wtime")
+        values = {"wtime": w, "btime": b}
+        go = f"go {first} {values[first]} {second} {values[second]} winc 100 binc 100"
+        plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
+            white, OVERHEAD_MS / 1000)
+        assert plan is not None
+        seconds, answer = timed_go(process, game.position(), go)
+        elapsed.append(seconds)
+        limits.append(plan.hard)
+        clock[white] -= seconds
+        lost = clock[white] < 0
+        losses += lost
+        clock[white] += 0.1
+        if lost or not game.play(answer):
+            game, clock = SelfPlay(engine), {True: 2.0, False: 2.0}
+    return summary(engine, "clock 2s+0.1s", elapsed, limits, losses, load)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--engines", nargs="+", default=["uci", "usi"], choices=list(COMMANDS))
+    parser.add_argument("--busy", type=int, default=2, help="busy-loop processes to start")
+    args = parser.parse_args()
+    emit({"bench": "engine_time", "uptime": uptime(), "busy_processes": args.busy})
+    with busy_load(args.busy):
+        for engine in args.engines:
+            process = EngineProcess(COMMANDS[engine])
+            try:
+                hello, ok = HELLO[engine]
+                process.send(hello)
+                process.until(ok, timeout=60)
+                process.send(f"setoption name {OVERHEAD_OPTION[engine]} value {OVERHEAD_MS}")
+                emit(run_movetime(process, engine, args.moves))
+                emit(run_clock(process, engine, args.moves))
+            finally:
+                process.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""The kernel interface: the names a game's kernel module defines for the search template.
+
+A kernel module (e.g. ``sakiyomi.games.connect4.kernels``) is ordinary Python whose text from
+the line ``# ---- KERNELS`` on is copied by ``sakiyomi.compiled.template.build`` into one
+generated module, between a header and the search template (``search_template``).  The header
+defines ``U`` (the word constructor: ``numpy.uint64`` compiled, ``int`` in plain Python),
+``kernel`` (the decorator: ``numba.njit(cache=True, nogil=True)`` compiled, the identity in
+plain Python), the shared score constants and the build parameters.  The kernels then define:
+
+* constants ``MAX_MOVES`` (moves at one node, at most), ``MOVE_LIMIT`` (moves are ints in
+  ``range(MOVE_LIMIT)``, at most 255: the table packs move + 1 in 8 bits), ``PLY_LIMIT``
+  (longest game), ``HAS_HINTS``, ``HAS_SHORTCUTS`` (booleans);
+* a plain ``make_state(*ints)`` building a state (a tuple of words) from Python ints;
+* kernels on states, declared below with their types: states are values (``k_play`` returns a
+  new one, there is no undo); moves are ints; games without hints or shortcuts set the flags
+  False and still define ``k_hint``, ``k_bounds`` and ``k_search_moves``;
+* optional hooks, switched off by the defaults after this module's own ``KERNELS`` marker
+  (that text is copied *before* a game's kernels, so a game that defines them wins):
+  ``HAS_LEAF_SOLVER`` with ``k_leaf_solve`` and ``HAS_CUTOFF`` with ``k_cutoff``.
+
+The Python game class calls the same kernels (the module itself, or ``build(...,
+compiled=False)``), so the rules are written once.  This module is also what the search
+template imports for type checking and for a plain import of its own: the declarations below
+are placeholders that a generated module replaces with the game's kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+State = tuple[Any, ...]
+"""A position: a tuple of words (uint64 compiled) and small ints, built by ``make_state``."""
+Mem = NDArray[np.int64]
+"""The search workspace (counters, switches, killers, history, PV, move lists)."""
+Table = NDArray[np.uint64]
+"""The transposition table: (key, packed entry) word pairs."""
+
+U: Callable[[int], Any] = int
+
+
+def kernel(function: F) -> F:
+    """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
+    return function
+
+
+MAX_MOVES = 1
+MOVE_LIMIT = 1
+PLY_LIMIT = 1
+HAS_HINTS = False
+HAS_SHORTCUTS = False
+
+
+def _missing(name: str) -> NotImplementedError:
+    return NotImplementedError(f"{name} is defined by a game's kernel module, not kernel_api")
+
+
+def make_state(*words: int) -> State:
+    """A state from Python ints (e.g. a game's ``kernel_state()``)."""
+    raise _missing("make_state")
+
+
+@kernel
+def k_outcome(state: State, ply: int) -> tuple[bool, int]:
+    """(finished, value): the terminal score for the side to move (e.g. ``±(WIN - ply)`` or a
+    disc difference), or (False, 0) while the game goes on.
+    """
+    raise _missing("k_outcome")
+
+
+@kernel
+def k_key(state: State) -> Any:
+    """A uint64 key: equal positions, equal keys; the low bits index the table, so mix them."""
+    raise _missing("k_key")
+
+
+@kernel
+def k_legal_moves(state: State, out: Mem, base: int) -> int:
+    """Write the legal moves at ``out[base:]``; return how many (0 when the game is over)."""
+    raise _missing("k_legal_moves")
+
+
+@kernel
+def k_search_moves(state: State, out: Mem, base: int) -> int:
+    """Like ``k_legal_moves``, but only moves worth searching (``SearchShortcuts``); always
+    contains a best move.
+    """
+    raise _missing("k_search_moves")
+
+
+@kernel
+def k_bounds(state: State, ply: int) -> tuple[int, int]:
+    """(lo, hi) around the exact value without search (``SearchShortcuts.value_bounds``)."""
+    raise _missing("k_bounds")
+
+
+@kernel
+def k_score_bounds(state: State) -> tuple[int, int]:
+    """The range of exact values a solver must bisect (``ScoreBounds``)."""
+    raise _missing("k_score_bounds")
+
+
+@kernel
+def k_hint(state: State, move: int) -> int:
+    """Static ordering hint for ``move``: higher is tried first (``MoveHints``)."""
+    raise _missing("k_hint")
+
+
+@kernel
+def k_play(state: State, move: int) -> State:
+    """The state after ``move``."""
+    raise _missing("k_play")
+
+
+@kernel
+def k_evaluate(state: State) -> int:
+    """Heuristic value for the side to move, in the same units as ``k_outcome``."""
+    raise _missing("k_evaluate")
+
+
+# ---- KERNELS (the optional hooks, switched off; copied before a game's kernels) ----
+
+HAS_LEAF_SOLVER = False
+
+
+@kernel
+def k_leaf_solve(state: State, depth: int, alpha: int, beta: int,
+                 mem: Mem) -> tuple[bool, int]:
+    """An exact fail-soft solver for small subtrees the search would read to the end anyway
+    (Othello's last empties): (solved, value), adding the nodes and leaves below this node to
+    ``mem[0]`` and ``mem[1]``.  Default: never solves.
+    """
+    return False, 0
+
+
+HAS_CUTOFF = False
+
+
+@kernel
+def k_cutoff(state: State, alpha: int, beta: int) -> tuple[bool, int]:
+    """(cut, value): a fail-soft bound proved without search (Othello's stability cut-off).
+    Default: never cuts.
+    """
+    return False, 0

@@ -1,0 +1,376 @@
+"""The compiled search: the text ``template.build`` appends after a game's kernels.
+
+This is the production ``Searcher``'s node search (``sakiyomi.search.searcher``), step for step,
+so that both engines visit the same nodes: negamax, fail-soft, PVS with a re-search inside the
+window, TT (same slots, probe and replacement rules) in preallocated numpy arrays, ordering by
+TT move, game hints, killers and history with a stable sort, game shortcuts
+(``SearchShortcuts``), and the SOLVED depth for subtrees that never met the depth limit.  Not
+here: quiescence, repetition checks and presort (kernel games are acyclic and have no noisy
+moves); a game that needs them stays on the Python Searcher.  Only the root search is here
+(``t_root``): every driver (iterative deepening, MTD(f), exact / weak solving, analyze) is the
+shared Python one, calling ``t_root`` once per probe.
+
+It is a real module so that ruff, mypy and coverage see it, but it only runs as part of a
+generated module: the imports above the ``KERNELS`` marker give the type checker (and a plain
+``import``) the kernel interface (``kernel_api``) and the shared constants; ``build`` writes
+those constants' values into the generated header instead (so the source hash covers them) and
+copies this text from the marker on after the game's kernels, where the ``k_*`` names resolve
+to the game's.  Lessons kept from the prototypes: no literal constants in recursive calls;
+uint64 constants wrapped; no clock inside (a stop word set from outside, polled every ``POLL``
+nodes, and an exact node budget end the search).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sakiyomi.compiled.kernel_api import (
+    HAS_CUTOFF,
+    HAS_HINTS,
+    HAS_LEAF_SOLVER,
+    HAS_SHORTCUTS,
+    MAX_MOVES,
+    MOVE_LIMIT,
+    PLY_LIMIT,
+    Mem,
+    State,
+    Table,
+    k_bounds,
+    k_cutoff,
+    k_evaluate,
+    k_hint,
+    k_key,
+    k_leaf_solve,
+    k_legal_moves,
+    k_outcome,
+    k_play,
+    k_search_moves,
+    kernel,
+)
+from sakiyomi.ordering import HINT_SCALE, KILLER_BONUS, TT_BONUS
+from sakiyomi.score import INF, MAX_PLY, SOLVED, WIN, WIN_BOUND
+from sakiyomi.tt import Bound
+
+EXACT = int(Bound.EXACT)
+LOWER = int(Bound.LOWER)
+UPPER = int(Bound.UPPER)
+SHARED: dict[str, int] = {
+    "WIN": WIN, "MAX_PLY": MAX_PLY, "INF": INF, "WIN_BOUND": WIN_BOUND, "SOLVED": SOLVED,
+    "TT_BONUS": TT_BONUS, "KILLER_BONUS": KILLER_BONUS, "HINT_SCALE": HINT_SCALE,
+    "EXACT": EXACT, "LOWER": LOWER, "UPPER": UPPER,
+}
+"""The constants ``build`` writes into a generated module's header (score scale, ordering
+bonuses, bound kinds): one definition each, in ``score``, ``ordering`` and ``tt``."""
+
+# ---- KERNELS (the search template: copied into generated modules from here on) ----
+
+from typing import cast  # noqa: E402  (imports from here on are copied with the template)
+
+import numpy as _np  # noqa: E402
+
+# Every integer of the compiled search is an int64; the type checker models them as ints.
+I64 = cast("Callable[[Any], int]", _np.int64)
+
+# mem[0:16]: counters (SearchStats order) and search state
+C_NODES = 0
+C_LEAVES = 1
+C_PROBES = 2
+C_HITS = 3
+C_TTCUTS = 4
+C_CUTS = 5
+C_FIRST = 6
+C_RESEARCH = 7
+C_SELDEPTH = 8
+C_HORIZON = 9
+C_LIMIT = 10
+C_ABORTED = 11
+C_ROOTBEST = 12
+C_USED = 13
+C_GEN = 14
+C_MASK = 15
+C_EPOCH = 16
+C_STOP = 17
+C_NODE_LIMIT = 18
+POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
+# mem[24:34]: the SearchConfig switches and the kernel-hook switches
+F_TT = 24
+F_PVS = 25
+F_ORDERING = 26
+F_HINTS = 27
+F_KILLERS = 28
+F_HISTORY = 29
+F_SHORTCUTS = 30
+F_PONS = 31
+F_LEAF = 32
+F_CUTOFF = 33
+# the rest of mem: killers, history, PV table, move lists and their ordering scores per ply
+PLIES = PLY_LIMIT + 2
+KILL = F_CUTOFF + 1
+HIST = KILL + 2 * PLIES
+PVLEN = HIST + MOVE_LIMIT
+PV = PVLEN + PLIES
+MOVES = PV + PLIES * PLIES
+SCORES = MOVES + PLIES * MAX_MOVES
+MEM_SIZE = SCORES + PLIES * MAX_MOVES
+# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (22 bits, offset:
+# |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
+# generation modulo 64 (6) and the epoch (15).  A slot is occupied iff its epoch is the
+# table's: clearing is one increment (reset()), and a full clear is needed only once every
+# EPOCH_LIMIT resets (a batch of solves must not rewrite a 128 MiB table every few lines).
+V_OFF = 1 << 21
+V_MASK = (1 << 22) - 1
+D_SHIFT = 22
+B_SHIFT = 32
+M_SHIFT = 34
+G_SHIFT = 42
+E_SHIFT = 48
+EPOCH_LIMIT = (1 << 15) - 1
+
+
+def make_workspace(capacity: int) -> tuple[Mem, Table]:
+    """Every array the search uses, allocated once (capacity: a power of two)."""
+    mem = _np.zeros(MEM_SIZE, dtype=_np.int64)
+    mem[C_LIMIT] = 1 << 62
+    mem[C_NODE_LIMIT] = 1 << 62
+    mem[C_MASK] = capacity - 1
+    mem[C_EPOCH] = 1
+    mem[KILL:KILL + 2 * PLIES] = -1
+    return mem, _np.zeros(2 * capacity, dtype=_np.uint64)  # (key, data) pairs, one line
+
+
+@kernel
+def t_to_tt(value: int, ply: int) -> int:
+    """score.to_tt: a win/loss distance made relative to the storing node."""
+    if value >= WIN_BOUND:
+        return value + ply
+    if value <= -WIN_BOUND:
+        return value - ply
+    return value
+
+
+@kernel
+def t_from_tt(value: int, ply: int) -> int:
+    """score.from_tt: undo ``t_to_tt`` for a node ``ply`` plies below the root."""
+    if value >= WIN_BOUND:
+        return value - ply
+    if value <= -WIN_BOUND:
+        return value + ply
+    return value
+
+
+@kernel
+def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
+            move: int) -> None:
+    """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
+    slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
+    old = I64(tt[slot + 1])
+    if (old >> E_SHIFT) != mem[C_EPOCH]:
+        mem[C_USED] += 1
+    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+          and ((old >> D_SHIFT) & 1023) > depth):
+        return
+    elif tt[slot] == key and move < 0:
+        move = ((old >> M_SHIFT) & 255) - 1
+    tt[slot] = key
+    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+
+
+@kernel
+def t_order(state: State, mem: Mem, ply: int, count: int, tt_move: int) -> None:
+    """MoveOrderer.order: TT move, hints, killers, history; stable, best first."""
+    base = MOVES + ply * MAX_MOVES
+    sbase = SCORES + ply * MAX_MOVES
+    k0 = mem[KILL + 2 * ply] if mem[F_KILLERS] else -1
+    k1 = mem[KILL + 2 * ply + 1] if mem[F_KILLERS] else -1
+    use_hints = HAS_HINTS and mem[F_HINTS] != 0
+    use_history = mem[F_HISTORY] != 0
+    for i in range(count):
+        m = mem[base + i]
+        s = I64(k_hint(state, m)) * HINT_SCALE if use_hints else I64(0)
+        if m == tt_move:
+            s += TT_BONUS
+        elif m == k0:
+            s += KILLER_BONUS * 2
+        elif m == k1:
+            s += KILLER_BONUS
+        elif use_history:
+            s += mem[HIST + m]
+        mem[sbase + i] = s
+    for i in range(1, count):  # insertion sort, descending, stable
+        m = mem[base + i]
+        s = mem[sbase + i]
+        j = i
+        while j > 0 and mem[sbase + j - 1] < s:
+            mem[base + j] = mem[base + j - 1]
+            mem[sbase + j] = mem[sbase + j - 1]
+            j -= 1
+        mem[base + j] = m
+        mem[sbase + j] = s
+
+
+@kernel
+def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem,
+             tt: Table) -> int:
+    """Searcher._search: fail-soft negamax with PVS, TT, ordering and game shortcuts."""
+    mem[C_NODES] += 1
+    if mem[C_NODES] > mem[C_LIMIT]:  # a poll: the stop flag, or the node budget
+        if mem[C_STOP] != 0 or mem[C_NODES] > mem[C_NODE_LIMIT]:
+            mem[C_ABORTED] = 1
+            return 0
+        mem[C_LIMIT] = min(mem[C_NODES] + POLL, mem[C_NODE_LIMIT])
+    if ply > mem[C_SELDEPTH]:
+        mem[C_SELDEPTH] = ply
+    mem[PVLEN + ply] = 0
+
+    # 1. Finished game.
+    finished, value = k_outcome(state, ply)
+    if finished:
+        mem[C_LEAVES] += 1
+        return I64(value)
+    # 1a. Kernel hooks below the root: an exact solver for small subtrees that the search would
+    # read to the end anyway (it adds the nodes and leaves below this node to mem), and a
+    # cut-off proved without search.
+    if HAS_LEAF_SOLVER and mem[F_LEAF] != 0 and ply > 0:
+        solved, value = k_leaf_solve(state, depth, alpha, beta, mem)
+        if solved:
+            return I64(value)
+    if HAS_CUTOFF and mem[F_CUTOFF] != 0 and ply > 0:
+        cut, value = k_cutoff(state, alpha, beta)
+        if cut:
+            mem[C_LEAVES] += 1
+            return I64(value)
+    key = k_key(state)
+    pv_node = beta - alpha > 1
+    # 1b. Game shortcuts below the root: a value without search, or a narrower window.
+    shortcuts = HAS_SHORTCUTS and mem[F_SHORTCUTS] != 0
+    if shortcuts and ply > 0:
+        lo, hi = k_bounds(state, ply)
+        if lo == hi or lo >= beta:
+            mem[C_LEAVES] += 1
+            return I64(lo)
+        if hi <= alpha:
+            mem[C_LEAVES] += 1
+            return I64(hi)
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+
+    # 2. Transposition table: a cut-off, or at least a move to try first.
+    tt_move = -1
+    if mem[F_TT]:
+        mem[C_PROBES] += 1
+        slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
+        entry = I64(tt[slot + 1])
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
+            mem[C_HITS] += 1
+            tt_move = ((entry >> M_SHIFT) & 255) - 1
+            edepth = (entry >> D_SHIFT) & 1023
+            if ply > 0 and edepth >= depth and not pv_node:
+                value = t_from_tt((entry & V_MASK) - V_OFF, ply)
+                bound = (entry >> B_SHIFT) & 3
+                if (bound == EXACT or (bound == LOWER and value >= beta)
+                        or (bound == UPPER and value <= alpha)):
+                    mem[C_TTCUTS] += 1
+                    if edepth < SOLVED:
+                        mem[C_HORIZON] = 1
+                    return value
+
+    # 3. Depth exhausted.
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        mem[C_LEAVES] += 1
+        mem[C_HORIZON] = 1
+        return I64(k_evaluate(state))
+
+    # 4. Move ordering.
+    base = MOVES + ply * MAX_MOVES
+    if shortcuts:  # noqa: SIM108  (the form the benchmarks measured)
+        count = k_search_moves(state, mem, base)
+    else:
+        count = k_legal_moves(state, mem, base)
+    if mem[F_ORDERING]:
+        t_order(state, mem, ply, count, tt_move)
+
+    # 5. Children: the first with the full window, the rest with a null window (PVS).
+    best = -INF
+    best_move = -1
+    a = alpha
+    outer_horizon = mem[C_HORIZON]
+    mem[C_HORIZON] = 0
+    child_ply = ply + 1
+    for i in range(count):
+        move = mem[base + i]
+        child = k_play(state, move)
+        if i == 0 or mem[F_PVS] == 0:
+            value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
+        else:
+            value = -t_search(child, depth - 1, -a - 1, -a, child_ply, mem, tt)
+            if a < value < beta and mem[C_ABORTED] == 0:
+                mem[C_RESEARCH] += 1
+                value = -t_search(child, depth - 1, -beta, -a, child_ply, mem, tt)
+        if mem[C_ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = move
+            if ply == 0:
+                mem[C_ROOTBEST] = move
+            if value > a:
+                a = value
+                row = PV + ply * PLIES
+                child_row = row + PLIES
+                mem[row] = move
+                n = mem[PVLEN + child_ply]
+                for j in range(n):
+                    mem[row + j + 1] = mem[child_row + j]
+                mem[PVLEN + ply] = n + 1
+                if value >= beta:
+                    mem[C_CUTS] += 1
+                    if i == 0:
+                        mem[C_FIRST] += 1
+                    if mem[F_ORDERING]:
+                        if mem[F_KILLERS]:
+                            k = KILL + 2 * ply
+                            if mem[k] != move:
+                                mem[k + 1] = mem[k]
+                                mem[k] = move
+                        if mem[F_HISTORY]:
+                            mem[HIST + move] = min(mem[HIST + move] + depth * depth,
+                                                   KILLER_BONUS - 1)
+                    break
+    stored_depth = depth if mem[C_HORIZON] else SOLVED
+    if outer_horizon:
+        mem[C_HORIZON] = 1
+
+    # 6. Store and return.
+    if best >= beta:
+        bound = LOWER
+    elif best <= alpha:
+        bound = UPPER
+    else:
+        bound = EXACT
+    if mem[F_TT]:
+        t_store(mem, tt, key, stored_depth, t_to_tt(best, ply), bound, best_move)
+    return best
+
+
+@kernel
+def t_root(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem,
+           tt: Table) -> int:
+    """Searcher.search: reset the root move, horizon and abort flags, clamp the depth; the
+    first node polls the stop flag.
+
+    (Every int reaching t_search comes from an argument: a literal would give numba a second,
+    literal-typed specialisation of the recursive function, which breaks the disk cache.)
+    """
+    mem[C_ROOTBEST] = -1
+    mem[C_HORIZON] = 0
+    mem[C_ABORTED] = 0
+    mem[C_LIMIT] = mem[C_NODES]
+    if depth > MAX_PLY - 1:
+        depth = depth - depth + MAX_PLY - 1
+    return t_search(state, depth, alpha, beta, ply, mem, tt)
+
