@@ -32,7 +32,7 @@ from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
-from sakiyomi.search.mcts import MCTSConfig
+from sakiyomi.search.mcts import MAX_EXPLORATION, MCTSConfig
 from sakiyomi.search.perft import perft
 
 # Limits of the numbers the command line takes (each refused beyond, in one line).
@@ -449,8 +449,9 @@ def _exploration(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value >= 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
+    if not 0 <= value <= MAX_EXPLORATION:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number from 0 to "
+                                         f"{MAX_EXPLORATION:g}")
     return value
 
 
