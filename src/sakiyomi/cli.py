@@ -142,7 +142,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 # ---- Monte Carlo tree search -----------------------------------------------------------------
 
-MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given
+MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given,
+MCTS_DEFAULT_SECONDS = 10.0  # or this long, whichever ends first
 MCTS_OPTIONS = ("iterations", "exploration", "seed", "rollout", "reward")
 
 
@@ -165,6 +166,7 @@ def _mcts_run(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
     iterations = args.iterations
     if iterations is None and limits.nodes is None and limits.time is None:
         iterations = MCTS_DEFAULT_ITERATIONS
+        limits = Limits(time=MCTS_DEFAULT_SECONDS)
     try:
         with _watch(args.json, game, "playing out") as watch:
             return mcts_position(game, limits, iterations=iterations, config=config,
@@ -185,8 +187,8 @@ def _mcts_stats(game: Game[Any], result: Any) -> dict[str, Any]:
 
 def _mcts_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--iterations", type=_iterations,
-                   help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} without "
-                   "--nodes/--time)")
+                   help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} or "
+                   f"{MCTS_DEFAULT_SECONDS:g} s without --nodes/--time)")
     p.add_argument("--exploration", type=_exploration, help="MCTS: UCB1 constant c "
                    "(default √2)")
     p.add_argument("--seed", type=_seed, help="MCTS: random seed (default 0)")

@@ -19,7 +19,7 @@ from sakiyomi.score import MAX_PLY
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
 from sakiyomi.search.engine import Engine
-from sakiyomi.search.limits import Limits
+from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.mcts import MCTS
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -31,7 +31,8 @@ InfoCallback = Callable[[SearchInfo[Any]], None]
 DriverRunner = Callable[[Engine[Any], Limits, "InfoCallback | None"], SearchResult[Any]]
 Progress = Callable[[SearchInfo[Any]], object]
 MonteCarloRunner = Callable[[MCTS[Any], "int | None", "Progress | None"], SearchResult[Any]]
-MCTS_ITERATIONS = 10_000  # what ``Algorithm.run`` gives MCTS (it stops sooner once proven)
+MCTS_ITERATIONS = 10_000  # what ``Algorithm.run`` gives MCTS (it stops sooner once proven),
+MCTS_NODES = 50_000  # or fewer: playouts of long games (chess) stand on hundreds of positions
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +86,15 @@ class Algorithm:
             config: SearchConfig | None = None) -> AlgorithmRun:
         """Search ``game`` itself (restored afterwards) to ``depth`` plies (None: to the end
         of the game); Searcher-based algorithms iterate 1..depth with ``config``.  MCTS has
-        no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations (fewer once
-        its solver proves the root), on the Python walker, with the default ``MCTSConfig``.
+        no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations or
+        ``MCTS_NODES`` nodes (fewer once its solver proves the root), on the Python walker,
+        with the default ``MCTSConfig``.
         """
         if self.monte_carlo is not None:
             if tracer.enabled:
                 raise ValueError(f"{self.name} cannot be traced node by node")
-            mc = self.monte_carlo(MCTS(game), MCTS_ITERATIONS, None)
+            search: MCTS[Any] = MCTS(game, stop=StopSignal(nodes=MCTS_NODES))
+            mc = self.monte_carlo(search, MCTS_ITERATIONS, None)
             return AlgorithmRun(mc.value, tuple(mc.pv), mc.stats.nodes, mc.stats.leaves,
                                 mc.stats, mc.depth)
         limit = depth if depth is not None else MAX_PLY - 1
