@@ -88,7 +88,7 @@ def test_score_rewards_keep_a_proven_win_over_busier_moves(moves: str) -> None:
 
 
 @pytest.mark.parametrize("position", ["xo.xo....", "xoxo.....", "x...o...x", "xox.o....",
-                                      "o.x.x.o.x", "xoxoxo..."])
+                                      "o.x.x.o.x", "xoxoxo...", "........."])
 def test_solver_proves_tictactoe_positions_exactly(position: str) -> None:
     game = load("tictactoe", position)
     exact = solve(game.copy())

@@ -32,7 +32,7 @@ from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
-from sakiyomi.search.mcts import MCTSConfig
+from sakiyomi.search.mcts import MAX_EXPLORATION, MCTSConfig
 from sakiyomi.search.perft import perft
 
 # Limits of the numbers the command line takes (each refused beyond, in one line).
@@ -142,7 +142,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 # ---- Monte Carlo tree search -----------------------------------------------------------------
 
-MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given
+MCTS_DEFAULT_ITERATIONS = 10_000  # when no --iterations, --nodes or --time is given,
+MCTS_DEFAULT_SECONDS = 10.0  # or this long, whichever ends first
 MCTS_OPTIONS = ("iterations", "exploration", "seed", "rollout", "reward")
 
 
@@ -165,6 +166,7 @@ def _mcts_run(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,
     iterations = args.iterations
     if iterations is None and limits.nodes is None and limits.time is None:
         iterations = MCTS_DEFAULT_ITERATIONS
+        limits = Limits(time=MCTS_DEFAULT_SECONDS)
     try:
         with _watch(args.json, game, "playing out") as watch:
             return mcts_position(game, limits, iterations=iterations, config=config,
@@ -185,8 +187,8 @@ def _mcts_stats(game: Game[Any], result: Any) -> dict[str, Any]:
 
 def _mcts_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--iterations", type=_iterations,
-                   help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} without "
-                   "--nodes/--time)")
+                   help=f"MCTS: playouts (default {MCTS_DEFAULT_ITERATIONS:,} or "
+                   f"{MCTS_DEFAULT_SECONDS:g} s without --nodes/--time)")
     p.add_argument("--exploration", type=_exploration, help="MCTS: UCB1 constant c "
                    "(default √2)")
     p.add_argument("--seed", type=_seed, help="MCTS: random seed (default 0)")
@@ -449,8 +451,9 @@ def _exploration(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value >= 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
+    if not 0 <= value <= MAX_EXPLORATION:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number from 0 to "
+                                         f"{MAX_EXPLORATION:g}")
     return value
 
 

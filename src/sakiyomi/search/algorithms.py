@@ -88,15 +88,15 @@ class Algorithm:
             config: SearchConfig | None = None) -> AlgorithmRun:
         """Search ``game`` itself (restored afterwards) to ``depth`` plies (None: to the end
         of the game); Searcher-based algorithms iterate 1..depth with ``config``.  MCTS has
-        no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations (fewer once
-        its solver proves the root or after ``MCTS_NODES`` nodes), on the Python walker, with
-        the default ``MCTSConfig``.
+        no depth: it plays every line out and runs ``MCTS_ITERATIONS`` iterations or
+        ``MCTS_NODES`` nodes (fewer once its solver proves the root), on the Python walker,
+        with the default ``MCTSConfig``.
         """
         if self.monte_carlo is not None:
             if tracer.enabled:
                 raise ValueError(f"{self.name} cannot be traced node by node")
-            mc = self.monte_carlo(MCTS(game, stop=StopSignal(nodes=MCTS_NODES)),
-                                  MCTS_ITERATIONS, None)
+            search: MCTS[Any] = MCTS(game, stop=StopSignal(nodes=MCTS_NODES))
+            mc = self.monte_carlo(search, MCTS_ITERATIONS, None)
             return AlgorithmRun(mc.value, tuple(mc.pv), mc.stats.nodes, mc.stats.leaves,
                                 mc.stats, mc.depth)
         limit = depth if depth is not None else MAX_PLY - 1

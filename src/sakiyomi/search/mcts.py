@@ -57,6 +57,7 @@ M = TypeVar("M", bound=Hashable)
 Reward = Literal["auto", "result", "score"]
 Rollout = Literal["random", "game"]
 DEFAULT_EXPLORATION = math.sqrt(2)  # UCB1's constant for rewards in [0, 1] scaled to [-1, 1]
+MAX_EXPLORATION = 1000.0  # beyond it UCB1 is a uniform spread anyway (and c² stays finite)
 INFO_EVERY = 0.5  # seconds between progress reports (SearchInfo)
 
 
@@ -97,8 +98,9 @@ class MCTSConfig:
         return cls(**settings)
 
     def __post_init__(self) -> None:
-        if not (self.exploration >= 0 and math.isfinite(self.exploration)):
-            raise ValueError(f"exploration must be a finite number >= 0, not {self.exploration}")
+        if not 0 <= self.exploration <= MAX_EXPLORATION:
+            raise ValueError(f"exploration must be a number from 0 to {MAX_EXPLORATION:g}, "
+                             f"not {self.exploration}")
         if self.rollout not in ("random", "game"):
             raise ValueError(f"rollout must be 'random' or 'game', not {self.rollout!r}")
         if self.reward not in ("auto", "result", "score"):
@@ -455,7 +457,8 @@ class MCTS(Generic[M]):
         secured = node.lo
         bounded = secured > -INF
         for child in node.children:
-            if child.proven is not None or (bounded and _up(child.lo) <= secured):
+            if child.proven is not None or (bounded and child.lo > -INF
+                                            and _up(child.lo) <= secured):
                 continue
             n = child.visits
             score = child.total / n + sqrt(k / n)

@@ -20,9 +20,11 @@ from xml.sax.saxutils import escape, quoteattr
 from sakiyomi.engines import mcts_for
 from sakiyomi.game import Game, GameError
 from sakiyomi.score import format_score
+from sakiyomi.search.limits import StopSignal
 from sakiyomi.search.mcts import MCTS, MCTSConfig, Node
 
 DEFAULT_ITERATIONS = 200
+MAX_SECONDS = 20.0
 DEFAULT_MAX_DRAWN = 60
 SLOT = 64
 LEVEL = 96
@@ -72,8 +74,10 @@ class MCTSPicture:
 
 def run_mcts(game: Game[Any], iterations: int, config: MCTSConfig,
              engine: str = "auto") -> MCTS[Any]:
-    """An MCTS of ``iterations`` over a copy of ``game`` (the tree is what gets drawn)."""
-    search = mcts_for(game.copy(), config, engine=engine)
+    """An MCTS of ``iterations`` (or ``MAX_SECONDS``: long games play out slowly) over a
+    copy of ``game`` (the tree is what gets drawn).
+    """
+    search = mcts_for(game.copy(), config, engine=engine, stop=StopSignal(seconds=MAX_SECONDS))
     search.search(iterations)
     return search
 
