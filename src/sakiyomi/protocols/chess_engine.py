@@ -61,12 +61,11 @@ def think(
     game = ChessGame(board)
     searcher: Searcher[chess.Move] = Searcher(game, config, tt=tt, stop=signal)
     last: SearchInfo[chess.Move] | None = None
-    for info in iterative_deepening(searcher, limits, aspiration_delta=aspiration_delta):
+    for info in iterative_deepening(searcher, limits, aspiration_delta=aspiration_delta,
+                                    past_soft=past_soft):
         last = info
         if on_info is not None:
             on_info(info)
-        if past_soft is not None and past_soft():
-            break
     if last is not None and last.pv:
         return last.pv[0], last
     moves = game.legal_moves()

@@ -80,12 +80,11 @@ def think(game: ShogiGame, session: GoSession, options: Options,
                           futility=switch["Futility"])
     searcher: Searcher[int] = Searcher(game, config, tt=tt, stop=session.signal)
     for info in iterative_deepening(searcher, Limits(depth=depth),
-                                    aspiration_delta=ASPIRATION_DELTA):
+                                    aspiration_delta=ASPIRATION_DELTA,
+                                    past_soft=session.past_soft):
         reply.info(info_line(info, [game.move_to_text(m) for m in info.pv], "usi"))
         if info.pv:
             reply.update(game.move_to_text(info.pv[0]))
-        if session.past_soft():
-            break
 
 
 def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[int] | None:

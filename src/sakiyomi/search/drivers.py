@@ -56,14 +56,13 @@ def mtdf(searcher: Engine[M], depth: int, guess: int = 0) -> int:
 
 def iterative_deepening(
     searcher: Engine[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
-    start_depth: int = 1, soft_time: float | None = None,
+    start_depth: int = 1, past_soft: Callable[[], bool] | None = None,
 ) -> Iterator[SearchInfo[M]]:
     """Depth 1, 2, … until a limit, a proven result or the whole tree has been seen.
 
     Yields after every completed iteration; a search stopped by its signal yields nothing for
     the unfinished depth (the caller keeps the last completed one).  No iteration starts once
-    ``soft_time`` seconds have passed since the stop signal was made (a time plan's soft limit;
-    the signal's deadline is the hard one).
+    ``past_soft()`` is true (a time plan's soft limit; the signal's deadline is the hard one).
     """
     value = 0
     for depth in range(start_depth, limits.max_depth + 1):
@@ -85,13 +84,14 @@ def iterative_deepening(
             return
         if searcher.stop.should_stop(searcher.stats.nodes):
             return
-        if soft_time is not None and searcher.stop.elapsed() >= soft_time:
+        if past_soft is not None and past_soft():
             return
 
 
 def run(
     searcher: Engine[M], limits: Limits, *, aspiration_delta: int = 0, use_mtdf: bool = False,
-    on_info: Callable[[SearchInfo[M]], object] | None = None, soft_time: float | None = None,
+    on_info: Callable[[SearchInfo[M]], object] | None = None,
+    past_soft: Callable[[], bool] | None = None,
 ) -> SearchResult[M]:
     """Iterate to the limits and return the last completed iteration as a result.
 
@@ -101,7 +101,7 @@ def run(
     last: SearchInfo[M] | None = None
     for info in iterative_deepening(
         searcher, limits, aspiration_delta=aspiration_delta, use_mtdf=use_mtdf,
-        soft_time=soft_time,
+        past_soft=past_soft,
     ):
         last = info
         if on_info is not None:

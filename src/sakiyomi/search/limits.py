@@ -112,14 +112,6 @@ class StopSignal:
         for callback in callbacks:
             callback()
 
-    def set_deadline(self, seconds_from_now: float | None) -> None:
-        """Move the deadline (e.g. the clock starts at ``ponderhit``); None removes it."""
-        with self._lock:
-            self.deadline = (time.perf_counter() + seconds_from_now
-                             if seconds_from_now is not None else None)
-            if self._callbacks and self.deadline is not None:
-                self._arm_timer()
-
     def elapsed(self) -> float:
         """Seconds since the signal was made."""
         return time.perf_counter() - self.start
