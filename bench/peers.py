@@ -213,7 +213,7 @@ def main() -> None:
     plain_nodes: dict[str, tuple[int, int]] = {}
     shipped_nodes: dict[str, tuple[int, int]] = {}
     spiel: dict[str, dict[str, Any]] = {}
-    for r in range(args.repeats):
+    for _ in range(args.repeats):
         for p in positions:
             nodes, value, cpu = ours_plain(PeerConnect4, p, depth)
             plain[p].append(cpu)
@@ -256,7 +256,7 @@ def main() -> None:
         easy_cpu: dict[str, list[float]] = {p: [] for p in positions}
         graded_nodes: dict[str, tuple[int, int]] = {}
         easy: dict[str, dict[str, Any]] = {}
-        for r in range(args.easyai_repeats):
+        for _ in range(args.easyai_repeats):
             for p in positions:
                 nodes, value, cpu = ours_plain(GradedConnect4, p, depth)
                 graded[p].append(cpu)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Sequence
+from itertools import pairwise
 from random import Random
 from typing import Any, Self
 
@@ -54,8 +55,11 @@ class Connect4:
         self.k: Any = kernels_for(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        self.moves_played: list[int] = []
         self._buf = [0] * width
+        # The kernels play, undo and outcome call per node, bound once (no module look-ups).
+        self._k_play = self.k.k_play
+        self._k_aligned = self.k.k_aligned
+        self._cells = width * height
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -68,15 +72,19 @@ class Connect4:
         return self._buf[:count]
 
     def play(self, move: int) -> None:
-        self._past.append(self._state)
-        self.moves_played.append(move)
-        self._state = self.k.k_play(self._state, move)
+        state = self._state
+        self._past.append(state)
+        self._state = self._k_play(state, move)
 
     def undo(self) -> None:
         self._state = self._past.pop()
-        self.moves_played.pop()
 
     def outcome(self) -> Outcome | None:
+        cur, mask, n = self._state
+        # k_outcome's test (four in a row for the side that just moved, or a full board),
+        # asked directly so that the common case, a game going on, builds no tuple.
+        if n < self._cells and not self._k_aligned(cur ^ mask):
+            return None
         finished, value = self.k.k_outcome(self._state, 0)
         if not finished:
             return None
@@ -95,8 +103,16 @@ class Connect4:
         clone = type(self)(self.width, self.height)
         clone._state = self._state
         clone._past = list(self._past)
-        clone.moves_played = list(self.moves_played)
         return clone
+
+    @property
+    def moves_played(self) -> list[int]:
+        """The columns played so far, read off the stored states (each move adds one bit to
+        the mask, in its column), so that play/undo keep one list, not two.
+        """
+        masks = [state[1] for state in self._past] + [self._state[1]]
+        h1 = self.height + 1
+        return [(int(b ^ a).bit_length() - 1) // h1 for a, b in pairwise(masks)]
 
     def move_to_text(self, move: int) -> str:
         return str(move + 1)
