@@ -98,6 +98,40 @@ def test_four_in_a_row_in_every_direction() -> None:
         assert outcome is not None and outcome.winner == who, moves
 
 
+def test_winning_cells_match_a_cell_by_cell_scan() -> None:
+    """The unrolled bit kernels against a naive scan of every empty cell and every line of
+    four through it, on random boards (stones of one side anywhere in the filled part)."""
+    from sakiyomi.games.connect4 import kernels as k
+
+    def bit(col: int, row: int) -> int:
+        return 1 << (col * (k.HEIGHT + 1) + row)
+
+    def owned(stones: int, col: int, row: int) -> bool:
+        return 0 <= col < k.WIDTH and 0 <= row < k.HEIGHT and bool(stones & bit(col, row))
+
+    lines = ((0, 1), (1, 0), (1, 1), (1, -1))
+    rng = random.Random(12)
+    for _ in range(400):
+        mask = stones = 0
+        for col in range(k.WIDTH):
+            for row in range(rng.randint(0, k.HEIGHT)):
+                mask |= bit(col, row)
+                stones |= bit(col, row) if rng.random() < 0.6 else 0
+        expected = 0
+        for col in range(k.WIDTH):
+            for row in range(k.HEIGHT):
+                if mask & bit(col, row):
+                    continue
+                if any(all(owned(stones, col + (i - gap) * dc, row + (i - gap) * dr)
+                           for i in range(4) if i != gap)
+                       for dc, dr in lines for gap in range(4)):
+                    expected |= bit(col, row)
+        assert k.k_winning_cells(stones, mask) == expected
+        four = any(all(owned(stones, col + i * dc, row + i * dr) for i in range(4))
+                   for col in range(k.WIDTH) for row in range(k.HEIGHT) for dc, dr in lines)
+        assert k.k_aligned(stones) == four
+
+
 def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
     a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
     assert a.key() == b.key() and str(a) == str(b)
