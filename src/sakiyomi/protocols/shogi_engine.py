@@ -38,7 +38,9 @@ class Options:
 
     hash_mb: int = 64
     ponder: bool = False
-    byoyomi_margin_ms: int = 300
+    # What the GUI and the pipes lose per move; the engine loop's Punctuality adds what the
+    # machine's load costs, measured.  50 ms, as UCI's Move Overhead.
+    byoyomi_margin_ms: int = 50
     mate_probe_nodes: int = 3000
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
