@@ -227,7 +227,8 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
                       "winc 100 binc 100")
                 seconds, answer = timed_go(ours if mine else theirs, game.position(), go)
                 if mine:
-                    plan = parse_go(go.split()[1:], engine).plan(white, OVERHEAD_MS / 1000)
+                    plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
+                        white, OVERHEAD_MS / 1000)
                     assert plan is not None
                     elapsed.append(seconds)
                     limits.append(plan.hard)
