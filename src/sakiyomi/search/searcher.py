@@ -254,7 +254,7 @@ class Searcher(Generic[M]):
         qnodes = stats.qnodes
         seldepth = stats.seldepth
         horizon = False  # did the subtree being searched meet its depth limit anywhere?
-        next_poll = nodes + check_every
+        next_poll = nodes  # poll at the first node (it sets the next poll)
 
         def flush() -> None:
             """Write the counters to ``stats`` (and the horizon flag to the searcher)."""
@@ -271,11 +271,17 @@ class Searcher(Generic[M]):
             self.hit_horizon = horizon
 
         def poll() -> None:
-            """Publish the counters and check the stop signal (every ``check_every`` nodes)."""
+            """Publish the counters and check the stop signal (every ``check_every`` nodes,
+            and exactly at a node budget, so ``go nodes N`` never counts more than N).
+            """
             nonlocal next_poll
             flush()
+            stop = self.stop
+            limit = stop.node_limit
             next_poll = nodes + check_every
-            if self.stop.should_stop(nodes):
+            if limit is not None and nodes < limit < next_poll:
+                next_poll = limit
+            if stop.should_stop(nodes):
                 raise SearchAborted
 
         def node(depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
