@@ -40,7 +40,17 @@ from sakiyomi.game import (
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
-from sakiyomi.score import INF, MAX_PLY, SOLVED, WIN_BOUND, is_decisive, is_win, to_tt
+from sakiyomi.score import (
+    INF,
+    MAX_PLY,
+    SOLVED,
+    WIN_BOUND,
+    is_decisive,
+    is_win,
+    loss_in,
+    to_tt,
+    win_in,
+)
 from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
@@ -92,6 +102,10 @@ class SearchConfig:
     lmr_min_moves: int = 3  # the first moves searched are never reduced
     futility: bool = False  # TacticalMoves + Checks: skip quiet moves that cannot reach alpha
     futility_margins: tuple[int, ...] = (0, 200, 450)  # by remaining depth; beyond: no pruning
+    # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
+    # this ply can still score (lost here at worst, winning next ply at best).  Off by
+    # default: it only moves node counts in games decided by win/loss distances.
+    mate_distance: bool = False
 
 
 class Searcher(Generic[M]):
@@ -220,6 +234,7 @@ class Searcher(Generic[M]):
         exact, lower, upper = Bound.EXACT, Bound.LOWER, Bound.UPPER
         check_every = config.check_every
         pvs = config.pvs
+        mate_distance = config.mate_distance
         ordering = config.ordering
         presort_depth = config.presort_depth
         path_check = self._path_check
@@ -329,9 +344,22 @@ class Searcher(Generic[M]):
                         tracer.leave(ply, rep, exact)
                     return rep
 
-            # 1b. Game knowledge (SearchShortcuts) below the root: a value without search,
-            # or a narrower window.  The PV-node test keeps the caller's window.
+            # 1b. Mate-distance pruning (switch), then game knowledge (SearchShortcuts) below
+            # the root: a value without search, or a narrower window.  The PV-node test keeps
+            # the caller's window.
             pv_node = beta - alpha > 1
+            if mate_distance and ply > 0:
+                lo, hi = loss_in(ply), win_in(ply + 1)
+                if lo >= beta or hi <= alpha:
+                    leaves += 1
+                    value = lo if lo >= beta else hi
+                    if tracing:
+                        tracer.leave(ply, value, exact)
+                    return value
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
             if bounds_of is not None and ply > 0:
                 lo, hi = bounds_of(ply)
                 if lo == hi or lo >= beta or hi <= alpha:
