@@ -18,9 +18,10 @@ import pytest
 
 from sakiyomi.cli import main
 from sakiyomi.compiled.template import build
-from sakiyomi.engines import SOLVER_CONFIG, analyze_position, solve_position
+from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
 
@@ -264,6 +265,15 @@ def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfi
             assert python.pv == fast.pv and python.best_move == fast.best_move
 
 
+def test_kernel_perft_equals_the_python_game_perft() -> None:
+    # The compiled kernels' move generator against the game's own methods, wins included
+    # (from "121212" wins come at once: lines end early in both counts).
+    for position in ("", "4453", "121212", "4444445"):
+        game = from_position("connect4", position)
+        for depth in (0, 1, 4):
+            assert perft_position(game, depth) == (perft(game, depth), "compiled")
+
+
 def test_analyze_agrees_between_engines() -> None:
     for position, score in pons_lines("Test_L2_R1", 3, 300):
         game = from_position("connect4", position)
@@ -282,7 +292,8 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
         from sakiyomi.compiled.template import CompiledSearch, build
         from sakiyomi.engines import CompiledEngine
         from sakiyomi.games.connect4 import from_position
-        from sakiyomi.search.searcher import SearchConfig
+        from sakiyomi.search.perft import perft
+from sakiyomi.search.searcher import SearchConfig
         from sakiyomi.search.solve import solve
         config = SearchConfig(tt_capacity=1 << 12, bisection="pons")
         for text in ["2252576253462244111563365343671351441", "4455", "4x4:1234312",
