@@ -32,8 +32,11 @@ LIMITS = "an 8x8 board: 64 squares of X, O or -, a space and the side to move X 
 KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 # Build switches of the compiled kernels (see sakiyomi.games.othello.kernels): empties at which the
 # TT-less leaf solver takes over, below which it orders by parity only; parity, stability and
-# fastest-first on.
-KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1))
+# fastest-first on; enhanced transposition cut-offs from 14 empties; one-bound table entries
+# (two bounds, BOUNDS2=1, saved no nodes on our own random 20-empty endgames: bisection probes
+# fall between the bounds stored by earlier probes).
+KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1),
+                 ("BOUNDS2", 0), ("ETC", 14))
 
 
 def square_name(sq: int) -> str:
