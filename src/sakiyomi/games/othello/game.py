@@ -156,9 +156,11 @@ class Othello:
 
     def solver_settings(self) -> dict[str, int | bool | str]:
         """Solve with a 2**22-slot table and ordering by TT move and fastest-first hints only
-        (killer and history moves only disturb the mobility order in Othello).
+        (killer and history moves only disturb the mobility order in Othello), the first probe
+        at a 2-ply search's value (17 % fewer nodes than probing 0 first on our own random
+        20-empty endgames, seed 1: bench/othello.py --techniques).
         """
-        return {"tt_capacity": 1 << 22, "killers": False, "history": False}
+        return {"tt_capacity": 1 << 22, "killers": False, "history": False, "guess_depth": 2}
 
     def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
         """SubtreeHooks: the kernels' last-empties solver (``kernels.k_leaf_solve``)."""
