@@ -108,6 +108,21 @@ def test_solver_agrees_with_textbook_negamax_on_random_endgames() -> None:
         assert weak == (truth > 0) - (truth < 0)
 
 
+@pytest.mark.slow  # a build of its own (about 20 s of compilation)
+def test_two_bound_entries_and_no_etc_give_the_same_values() -> None:
+    """The template options Othello leaves off (TWO_BOUNDS) or on (ETC from 14 empties),
+    switched the other way: the same exact values on endgames large enough for both to act.
+    """
+    rng = random.Random(22)
+    on = searcher()
+    other = CompiledSearch(module(BOUNDS2=1, ETC=0), CONFIG, shortcuts=False)
+    for _ in range(4):
+        game = random_position(rng, rng.choice((14, 15, 16)))
+        on.reset()
+        other.reset()
+        assert run_solve(other, game).value == run_solve(on, game).value
+
+
 def test_first_guess_probes_find_the_exact_value() -> None:
     """SearchConfig.guess_depth (Othello's solver setting): probes gallop away from a
     depth-limited guess, then bisect; both engines end on textbook negamax's value.
