@@ -292,8 +292,7 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
         from sakiyomi.compiled.template import CompiledSearch, build
         from sakiyomi.engines import CompiledEngine
         from sakiyomi.games.connect4 import from_position
-        from sakiyomi.search.perft import perft
-from sakiyomi.search.searcher import SearchConfig
+        from sakiyomi.search.searcher import SearchConfig
         from sakiyomi.search.solve import solve
         config = SearchConfig(tt_capacity=1 << 12, bisection="pons")
         for text in ["2252576253462244111563365343671351441", "4455", "4x4:1234312",
