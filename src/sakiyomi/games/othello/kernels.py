@@ -22,7 +22,8 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   twice), then corners, then moves into odd regions (parity).
 
 * ``k_etc(state, depth)`` — enhanced transposition cut-offs at nodes with ``ETC`` or more
-  empties (0: never), where a subtree costs far more than looking its children up;
+  empties (0: never) when solving, where a subtree costs far more than looking its children
+  up;
 * ``TWO_BOUNDS`` (``BOUNDS2``) — table entries with a lower and an upper bound, so that the
   solver's null-window probes (bisection, then the PV search) keep each other's proofs.
 
@@ -209,6 +210,10 @@ def k_cutoff(state: Any, alpha: Any, beta: Any) -> Any:
 
 @kernel
 def k_etc(state: Any, depth: Any) -> Any:
-    """Enhanced transposition cut-offs with ``ETC`` or more empties (0: never)."""
+    """Enhanced transposition cut-offs with ``ETC`` or more empties (0: never), when solving
+    (``depth`` reaches the end, as for ``k_leaf_solve``): depth-limited searches stay node for
+    node the Python Searcher's (``sakiyomi bench`` signatures).
+    """
     p, o, _ = state
-    return ETC > 0 and _popcount(~(p | o)) >= ETC
+    n = _popcount(~(p | o))
+    return ETC > 0 and n >= ETC and depth >= n
