@@ -18,9 +18,10 @@ import pytest
 
 from sakiyomi.cli import main
 from sakiyomi.compiled.template import build
-from sakiyomi.engines import SOLVER_CONFIG, analyze_position, solve_position
+from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
 
@@ -296,6 +297,15 @@ def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfi
             assert python.value == fast.value == (sign(score) if weak else score)
             assert counters(python.stats) == counters(fast.stats), (position, weak)
             assert python.pv == fast.pv and python.best_move == fast.best_move
+
+
+def test_kernel_perft_equals_the_python_game_perft() -> None:
+    # The compiled kernels' move generator against the game's own methods, wins included
+    # (from "121212" wins come at once: lines end early in both counts).
+    for position in ("", "4453", "121212", "4444445"):
+        game = from_position("connect4", position)
+        for depth in (0, 1, 4):
+            assert perft_position(game, depth) == (perft(game, depth), "compiled")
 
 
 def test_analyze_agrees_between_engines() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from sakiyomi import ordering, score
 from sakiyomi.compiled import kernel_api, search_template
+from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
 from sakiyomi.compiled.template import KERNEL_MARKER, CompiledSearch, build, section, source
 from sakiyomi.engines import CompiledEngine, engine_for
@@ -71,7 +72,7 @@ def test_generated_text_is_header_hooks_kernels_search_in_that_order() -> None:
     parts = [section(name).text for name in
              ("sakiyomi.compiled.kernel_api", OTHELLO, "sakiyomi.compiled.search_template")]
     at = [text.index(part) for part in parts]
-    assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT)  # then the MCTS playouts
+    assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT + PERFT)  # then playouts, perft
     assert "kernel = njit(" in text[:at[0]]
     assert "\nLEAF = 12\n" in text[:at[0]]  # the build parameters, in the header
 

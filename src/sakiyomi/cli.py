@@ -22,6 +22,7 @@ from sakiyomi.engines import (
     ENGINES,
     analyze_position,
     mcts_position,
+    perft_position,
     search_position,
     solve_position,
 )
@@ -33,7 +34,6 @@ from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.mcts import MAX_EXPLORATION, MCTSConfig
-from sakiyomi.search.perft import perft
 
 # Limits of the numbers the command line takes (each refused beyond, in one line).
 MAX_DEPTH = MAX_PLY - 1  # the search horizon (perft's recursion stays within it too)
@@ -354,10 +354,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise UsageError("DEPTH must be 0 or more")
     start = time.perf_counter()
-    count = perft(game, args.depth)
+    count, engine = perft_position(game, args.depth, engine=args.engine)
     seconds = time.perf_counter() - start
     record = {"game": args.game, "position": args.position, "depth": args.depth,
-              "nodes": count, "seconds": round(seconds, 6)}
+              "nodes": count, "engine": engine, "seconds": round(seconds, 6)}
     _emit(record, args.json, str(count))
     return 0
 
@@ -541,6 +541,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("position")
     p.add_argument("depth", type=_perft_depth)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled kernels' move generator for kernel games, or the Python game")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")

@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
+from sakiyomi.compiled import perft as compiled_perft
 from sakiyomi.compiled.playout import KernelWalker
 from sakiyomi.compiled.template import CompiledSearch, build, numba_available
 from sakiyomi.game import (
@@ -43,6 +44,7 @@ from sakiyomi.search import algorithms
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.mcts import MCTS, MCTSConfig, Walker, game_walker
+from sakiyomi.search.perft import perft
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import MoveValue, analyze, solve
@@ -102,6 +104,27 @@ def engine_for(
     elif engine == "compiled":
         raise GameError("this game has no compiled kernels: use --engine python or auto")
     return Searcher(game, config, stop=stop, tracer=tracer)
+
+
+def perft_position(game: Game[Any], depth: int, *, engine: str = "auto") -> tuple[int, str]:
+    """(perft of ``game`` to ``depth`` plies, the engine that counted): the compiled kernels'
+    move generator (``sakiyomi.compiled.perft``) for kernel games unless ``engine`` is
+    "python", else the game's own methods (``sakiyomi.search.perft``); the counts are equal.
+    """
+    if engine not in ENGINES:
+        raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine != "python" and capable(game, KernelGame) and numba_available():
+        kernel = cast(KernelGame, game)
+        module_name, params = kernel.kernel_spec()
+        mkey = (module_name, tuple(sorted(params.items())))
+        with _pool_lock:
+            module = _modules.get(mkey)
+        if module is None:
+            module = build(module_name, params)
+        return compiled_perft.count(module, kernel.kernel_state(), depth), "compiled"
+    if engine == "compiled":
+        raise GameError("this game has no compiled kernels: use --engine python or auto")
+    return perft(game, depth), "python"
 
 
 # ---- Monte Carlo tree search ----------------------------------------------------------------

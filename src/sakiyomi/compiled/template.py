@@ -3,7 +3,8 @@
 ``build(module_name, params)`` (the kernel module named as importable from ``sys.path``,
 inside the package or not, or by the path of a ``.py`` file; docs/kernels.md) writes one
 module: a header (``U``, ``kernel``, the shared constants of ``search_template.SHARED``, the
-build parameters), then three texts, each taken from the ``# ---- KERNELS`` marker of a real
+build parameters), then three texts (and the playout and perft texts of ``playout`` and
+``perft``), each taken from the ``# ---- KERNELS`` marker of a real
 module on: the default optional hooks
 (``kernel_api``), the game's kernel module (the interface is documented in ``kernel_api``), and
 the search itself (``search_template``: the production ``Searcher``'s node search, step for
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
 
 KERNEL_MARKER = "# ---- KERNELS"
@@ -182,12 +184,13 @@ def _sections(module_name: str) -> list[Section]:
 
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
-    """The whole generated module: header, default hooks, the game's kernels, the search, and
-    the Monte Carlo playouts of ``sakiyomi.compiled.playout`` (the plain build executes the
-    sections only: the playouts serve the compiled engine).
+    """The whole generated module: header, default hooks, the game's kernels, the search, the
+    Monte Carlo playouts of ``sakiyomi.compiled.playout`` and the perft of
+    ``sakiyomi.compiled.perft`` (the plain build executes the sections only: playouts and
+    perft serve the compiled engine).
     """
     return (_header(params, compiled) + "".join(s.text for s in _sections(module_name))
-            + PLAYOUT)
+            + PLAYOUT + PERFT)
 
 
 def numba_available() -> bool:

@@ -87,6 +87,11 @@ class SearchConfig:
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
+    # Exact solving with a first guess (0 = off): a search this many plies deep gives the first
+    # probe, and the next probes gallop away from it (steps 0, 2, 6, 14, ...) until one fails
+    # the other way; bisection then finishes.  Probes close to the value cost the most, so a
+    # near guess saves whole probes (Othello: bench/othello.py).
+    guess_depth: int = 0
     # Game hooks (SubtreeHooks, e.g. Othello's last-empties solver and stability cut-off),
     # used below the root when the game offers them, by both engines.
     leaf_solver: bool = True
