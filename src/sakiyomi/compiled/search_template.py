@@ -113,11 +113,15 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (22 bits, offset:
+# A table entry: tt[2 * slot] is the full key XOR the data word, tt[2 * slot + 1] (the data)
+# packs value (22 bits, offset:
 # |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
 # generation modulo 64 (6) and the epoch (15).  A slot is occupied iff its epoch is the
 # table's: clearing is one increment (reset()), and a full clear is needed only once every
 # EPOCH_LIMIT resets (a batch of solves must not rewrite a 128 MiB table every few lines).
+# Storing key ^ data (Hyatt's lockless hashing) lets processes share one table (parallel
+# solving: ``CompiledSearch(table=)``): an entry torn by two writers, or read half-written,
+# fails the key check and is a miss, never a wrong bound.  Alone it changes nothing.
 V_OFF = 1 << 21
 V_MASK = (1 << 22) - 1
 D_SHIFT = 22
@@ -164,18 +168,21 @@ def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
             move: int) -> None:
     """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
     slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
-    old = I64(tt[slot + 1])
+    old_data = tt[slot + 1]
+    old = I64(old_data)
+    same = (tt[slot] ^ old_data) == key
     if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
-    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+    elif (not same and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
-    elif tt[slot] == key and move < 0:
+    elif same and move < 0:
         move = ((old >> M_SHIFT) & 255) - 1
-    tt[slot] = key
-    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
-                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
-                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    data = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                      | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                      | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    tt[slot] = key ^ data
+    tt[slot + 1] = data
 
 
 @kernel
@@ -264,8 +271,9 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
     if mem[F_TT]:
         mem[C_PROBES] += 1
         slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
-        entry = I64(tt[slot + 1])
-        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
+        data = tt[slot + 1]
+        entry = I64(data)
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and (tt[slot] ^ data) == key:
             mem[C_HITS] += 1
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
