@@ -13,17 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from sakiyomi.engines import solve_position
+from sakiyomi.engines import EngineSession, solve_position, solver_config
 from sakiyomi.games import load
 from sakiyomi.parallel.book import BookAgent
 from sakiyomi.parallel.combine import child_alpha, parent_view
+from sakiyomi.parallel.jobs import Job, JobResult
 from sakiyomi.parallel.local import LocalBackend
 from sakiyomi.parallel.solver import ParallelResult, ParallelSolver, Progress
 from sakiyomi.parallel.split import SplitPlan
 from sakiyomi.parallel.store import Bounds, Store, StoreError
 from sakiyomi.score import WIN, from_tt
+from sakiyomi.search.solve import solve
 
 OTHELLO_FFO1 = ("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
 
@@ -144,6 +147,74 @@ def test_store_merges_bounds_and_refuses_foreign_files(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="not a"):
         Store(other, "connect4")
     assert other.read_bytes() == before
+
+
+@pytest.mark.parametrize(("game_name", "position"), [
+    ("connect4", "3246313"),
+    ("othello", OTHELLO_FFO1),
+])
+def test_shared_table_parallel_equals_serial(game_name: str, position: str) -> None:
+    # Forked workers over one shared compiled table: the values of the serial solver.
+    local = LocalBackend(2, load(game_name, position))
+    try:
+        assert local.shared_table
+        result = run(game_name, position, local)
+    finally:
+        local.close()
+    assert result.value == serial_value(game_name, position)
+    check_best_move(game_name, position, result)
+    assert len(result.worker_cpu) == 2 and result.critical_cpu == max(result.worker_cpu)
+
+
+def _test_job(job_id: int, position: str) -> Job:
+    return Job(job_id, "connect4", position, (), "test", -3)
+
+
+def test_workers_find_each_others_entries() -> None:
+    # The same null-window job on the other worker reads the first one's results from the
+    # shared table: far fewer nodes, the same answer.
+    position = "3246313"
+    local = LocalBackend(2, load("connect4", position))
+    try:
+        first_worker, second_worker = (f"local-{n}" for n in (1, 2))
+        local.submit(_test_job(1, position), prefer=first_worker)
+        first = _wait(local, 1)
+        local.submit(_test_job(2, position), prefer=second_worker)
+        second = _wait(local, 2)
+    finally:
+        local.close()
+    assert (first.worker, second.worker) == (first_worker, second_worker)
+    assert first.value == second.value
+    assert second.nodes * 10 < first.nodes
+
+
+def _wait(local: LocalBackend, job_id: int) -> JobResult:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for result in local.poll(0.5):
+            if result.job_id == job_id:
+                assert result.status == "done", result
+                return result
+    raise AssertionError("no result")
+
+
+def test_torn_table_entries_are_misses() -> None:
+    # A shared table's entries can be torn (two writers) or read half-written: the key word
+    # holds key ^ data, so an entry whose data word changed alone fails the key check.  Spoil
+    # every data word's value field; a second solve must still find Pons's value.
+    line = (Path(__file__).parent / "data" / "connect4" / "pons_original"
+            / "Test_L1_R3").read_text().splitlines()[1]
+    position, expected = line.split()[0], int(line.split()[1])
+    game = load("connect4", position)
+    table = np.zeros(2 * solver_config(game).tt_capacity, dtype=np.uint64)
+    session = EngineSession(table=table)
+    first = solve(game, searcher=session.engine(game))
+    assert first.value == expected
+    used = table[1::2] != 0
+    assert used.any()
+    table[1::2][used] ^= np.uint64(0b1011)  # values off by a few: believed, they would mislead
+    second = solve(game, searcher=session.engine(game))
+    assert second.value == expected and second.complete
 
 
 def test_worker_killed_mid_solve_reruns_its_job(tmp_path: Path) -> None:

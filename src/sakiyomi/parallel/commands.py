@@ -127,6 +127,7 @@ def solve(args: argparse.Namespace, units: Units,
         {"jobs": result.jobs, "cancelled": result.cancelled, "restarts": result.restarts,
          "workers": workers, "cpu_seconds": round(result.cpu, 3),
          "split_depth": result.split_depth, "frontier": result.frontier,
+         "worker_cpu": [round(cpu, 3) for cpu in result.worker_cpu],
          "probes": [probe for probe, _ in result.trace],
          "job_cpu": [round(cpu, 6) for _, cpu in result.trace]})
     _emit(args, record, text)

@@ -100,6 +100,8 @@ class Worker:
         """Run ``job`` to its end (or until ``stop``) and report."""
         stop = stop if stop is not None else StopSignal()
         cpu, wall = time.thread_time(), time.perf_counter()
+        engine: Any = None
+        nodes = 0
         try:
             game = position_of(job.game, job.root, job.path, self._roots)
             session = self._sessions.get((job.game, job.engine))
@@ -130,7 +132,8 @@ class Worker:
                 stats.leaves - leaves, time.thread_time() - cpu, time.perf_counter() - wall,
                 worker=self.name)
         except SearchAborted:
-            return JobResult(job.id, "cancelled", seconds=time.thread_time() - cpu,
+            spent = engine.stats.nodes - nodes if engine is not None else 0  # wasted work
+            return JobResult(job.id, "cancelled", nodes=spent, seconds=time.thread_time() - cpu,
                              wall=time.perf_counter() - wall, worker=self.name)
         except GameError as exc:
             return JobResult(job.id, "error", error=str(exc), worker=self.name)

@@ -137,6 +137,11 @@ class LocalBackend:
         result_in.close()
         return _Slot(name, process, task_in, result_out)
 
+    @property
+    def shared_table(self) -> bool:
+        """True when the workers share one compiled table (forked, compiled engine)."""
+        return self._table is not None
+
     # ---- Backend --------------------------------------------------------------------------
 
     @property
