@@ -14,7 +14,8 @@ cores"):
 
 Both ignore process start-up and messages: upper bounds of what 2 processes would gain.
 
-Usage: python bench/parallel_rootsplit.py DEPTH   (needs the ``chess`` extra)
+Usage, from the repository root: python -m bench.parallel_rootsplit DEPTH  (the ``chess`` extra;
+run as a module, bench/chess.py does not shadow python-chess)
 """
 
 from __future__ import annotations
