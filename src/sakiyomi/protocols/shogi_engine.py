@@ -93,6 +93,7 @@ def think(game: ShogiGame, session: GoSession, options: Options,
         reply.info(info_line(info, [game.move_to_text(m) for m in info.pv], "usi"))
         if info.pv:
             reply.update(game.move_to_text(info.pv[0]))
+            session.observe(game.move_to_text(info.pv[0]), info.value)
     closing = closing_info(last, searcher)
     if closing is not None:
         reply.info(info_line(closing, [game.move_to_text(m) for m in closing.pv], "usi"))
