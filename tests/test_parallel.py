@@ -245,6 +245,30 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
                           text=True, input=stdin, timeout=600)
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _wait_gone(pids: list[int], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [p for p in alive if Path(f"/proc/{p}").exists()
+                 and Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert not alive, f"workers still running after their coordinator died: {alive}"
+
+
 def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: Path) -> None:
     position = "2416615552"
     path = tmp_path / "ck.sqlite"
@@ -265,8 +289,11 @@ def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: P
             if finished_before >= 3:
                 break
     assert proc.poll() is None, "the solve ended before it could be killed"
+    workers = _children(proc.pid)
+    assert len(workers) >= 2
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    _wait_gone(workers)  # orphaned workers stop at once (their job pipe closed)
     with Store(path, "connect4") as store:
         before = {(r.key, r.alpha) for r in store.jobs()}
         assert len(before) >= 3

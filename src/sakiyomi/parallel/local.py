@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import queue
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -40,8 +41,14 @@ from sakiyomi.parallel.jobs import Job, JobResult, Worker
 from sakiyomi.search.limits import StopSignal
 
 
-def serve(tasks: Connection, results: Connection, name: str, table: Any = None) -> None:
-    """A worker process's main function: run jobs from ``tasks`` until told to quit."""
+def serve(tasks: Connection, results: Connection, name: str, table: Any = None,
+          theirs: Sequence[Connection] = ()) -> None:
+    """A worker process's main function: run jobs from ``tasks`` until told to quit.
+    ``theirs``: the coordinator's pipe ends a forked worker inherited, closed at once.
+    """
+    for conn in theirs:
+        with contextlib.suppress(OSError):
+            conn.close()
     with contextlib.suppress(OSError):
         os.setsid()
     worker = Worker(name, table)
@@ -123,14 +130,24 @@ class LocalBackend:
         self._table: Any = None
         if game is not None:
             self._table = prepare(game, engine, self._ctx.get_start_method() == "fork")
-        self._slots = [self._start() for _ in range(workers)]
+        self._slots: list[_Slot] = []
+        for _ in range(workers):
+            self._slots.append(self._start())
 
     def _start(self) -> _Slot:
         self._count += 1
         name = f"local-{self._count}"
         task_out, task_in = self._ctx.Pipe(duplex=False)  # (reader, writer)
         result_out, result_in = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(target=serve, args=(task_out, result_in, name, self._table),
+        # A forked child inherits every pipe end the coordinator holds: it must close the
+        # coordinator's (its own job pipe's writer above all), or it would never see the pipe
+        # close when the coordinator dies.
+        theirs = [task_in, result_out, *(c for slot in self._slots
+                                         for c in (slot.tasks, slot.results))]
+        if self._ctx.get_start_method() != "fork":
+            theirs = []  # a spawned child inherits no pipe ends (passing them would copy them)
+        process = self._ctx.Process(target=serve,
+                                    args=(task_out, result_in, name, self._table, theirs),
                                     name=f"sakiyomi-{name}", daemon=True)
         process.start()
         task_out.close()
