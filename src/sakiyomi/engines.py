@@ -230,6 +230,19 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
     return CompiledSearch(module, config, shortcuts=shortcuts)
 
 
+def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> CompiledSearch:
+    """A compiled workspace of ``game`` over ``table``, a uint64 array of ``2 *
+    config.tt_capacity`` words that other processes may be using at the same time (parallel
+    solving shares one table between its workers; the template's entries are lockless).
+    """
+    kernel = cast(KernelGame, game)
+    shortcuts = capable(game, SearchShortcuts)
+    base = _lease(kernel, config, shortcuts)  # loads the compiled module once per process
+    module_name, params = kernel.kernel_spec()
+    _give_back((module_name, tuple(sorted(params.items())), config, shortcuts), base)
+    return CompiledSearch(base.module, config, shortcuts=shortcuts, table=table)
+
+
 def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
     """Load the compiled search (numba's disk cache, or a first compilation) now, with a
     depth-0 search in a one-slot workspace, so that no search's clock pays for it.
@@ -386,11 +399,13 @@ class EngineSession:
     engine is a new ``Searcher`` over one kept ``TranspositionTable``.
     """
 
-    def __init__(self, config: SearchConfig | None = None, engine: str = "auto") -> None:
+    def __init__(self, config: SearchConfig | None = None, engine: str = "auto",
+                 table: Any = None) -> None:
         if engine not in ENGINES:
             raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
         self.config = config
         self.kind = engine
+        self.table = table  # the compiled engine's table, shared (``shared_workspace``)
         self._compiled: CompiledEngine | None = None
         self._tt: TranspositionTable[Any] | None = None
         self._tt_slots = 0
@@ -400,7 +415,9 @@ class EngineSession:
         config = self.config if self.config is not None else solver_config(game)
         if self.kind != "python" and compiled_available(game):
             if self._compiled is None or self._compiled.config != config:
-                self._compiled = CompiledEngine(game, config, stop=stop)
+                shared = (shared_workspace(game, config, self.table)
+                          if self.table is not None else None)
+                self._compiled = CompiledEngine(game, config, stop=stop, workspace=shared)
             else:
                 self._compiled.game = game
                 self._compiled.stop = stop if stop is not None else StopSignal()

@@ -116,7 +116,8 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (22 bits, offset:
+# A table entry: tt[2 * slot] is the full key XOR the data word, tt[2 * slot + 1] (the data)
+# packs value (22 bits, offset:
 # |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
 # generation modulo 64 (6) and the epoch (15).  A slot is occupied iff its epoch is the
 # table's: clearing is one increment (reset()), and a full clear is needed only once every
@@ -124,6 +125,10 @@ MEM_SIZE = SCORES + PLIES * MAX_MOVES
 # With the kernels' TWO_BOUNDS a slot has a third word: the value field of the second word is
 # then the lower bound and the third word the upper bound (both offset by V_OFF; NO_LOWER and
 # NO_UPPER when unknown), and the bound field is unused.
+# Storing key ^ data (Hyatt's lockless hashing) lets processes share one table (parallel
+# solving: ``CompiledSearch(table=)``): an entry torn by two writers, or read half-written,
+# fails the key check and is a miss, never a wrong bound.  Alone it changes nothing.  (The
+# third word of TWO_BOUNDS is not covered: kernels sharing a table keep TWO_BOUNDS off.)
 V_OFF = 1 << 21
 V_MASK = (1 << 22) - 1
 D_SHIFT = 22
@@ -175,14 +180,16 @@ def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
     TWO_BOUNDS, a result for the key and depth already stored keeps the other bound.
     """
     slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
-    old = I64(tt[slot + 1])
+    old_data = tt[slot + 1]
+    old = I64(old_data)
+    mine = (tt[slot] ^ old_data) == key
     same = False
     if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
-    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+    elif (not mine and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
-    elif tt[slot] == key:
+    elif mine:
         same = ((old >> D_SHIFT) & 1023) == depth
         if move < 0:
             move = ((old >> M_SHIFT) & 255) - 1
@@ -201,10 +208,11 @@ def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
             upper = value if bound != LOWER else I64(NO_UPPER)
         value = lower
         tt[slot + 2] = _np.uint64(upper + V_OFF)
-    tt[slot] = key
-    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
-                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
-                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    data = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                      | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                      | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    tt[slot] = key ^ data
+    tt[slot + 1] = data
 
 
 @kernel
@@ -253,8 +261,9 @@ def t_etc(state: State, depth: int, beta: int, ply: int, mem: Mem, tt: Table, ba
         child = k_play(state, mem[base + i])
         ckey = k_key(child)
         slot = SLOT * I64(ckey & mask)
-        entry = I64(tt[slot + 1])
-        if ((entry >> E_SHIFT) != epoch or tt[slot] != ckey
+        data = tt[slot + 1]
+        entry = I64(data)
+        if ((entry >> E_SHIFT) != epoch or (tt[slot] ^ data) != ckey
                 or ((entry >> D_SHIFT) & 1023) < depth - 1):
             continue
         if TWO_BOUNDS:
@@ -325,8 +334,9 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
     if mem[F_TT]:
         mem[C_PROBES] += 1
         slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
-        entry = I64(tt[slot + 1])
-        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
+        data = tt[slot + 1]
+        entry = I64(data)
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and (tt[slot] ^ data) == key:
             mem[C_HITS] += 1
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023

@@ -271,13 +271,23 @@ class CompiledSearch:
 
     def __init__(self, module: types.ModuleType, config: ConfigLike,
                  shortcuts: bool = True, leaf_solver: bool | None = None,
-                 cutoff: bool | None = None) -> None:
+                 cutoff: bool | None = None, table: Any = None) -> None:
         capacity = 1
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
         self.capacity = capacity
-        self.mem, self.tt = module.make_workspace(capacity)
+        if table is None:
+            self.mem, self.tt = module.make_workspace(capacity)
+        else:  # another's table (processes sharing one: parallel solving); never cleared here
+            if module.TWO_BOUNDS:  # its third word is not covered by the lockless key
+                raise ValueError("a shared table needs kernels with TWO_BOUNDS off")
+            if len(table) != 2 * capacity:
+                raise ValueError(f"a shared table needs {2 * capacity} words, not {len(table)}")
+            self.mem, _ = module.make_workspace(1)
+            self.mem[module.C_MASK] = capacity - 1
+            self.tt = table
+        self.shared = table is not None
         self._root = module.t_root
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
@@ -301,7 +311,7 @@ class CompiledSearch:
         """
         module, mem = self.module, self.mem
         mask = int(mem[module.C_MASK])
-        epoch = int(mem[module.C_EPOCH]) + 1
+        epoch = int(mem[module.C_EPOCH]) + (not self.shared)  # a shared table stays filled
         if epoch > module.EPOCH_LIMIT:
             self.tt.fill(0)
             epoch = 1
