@@ -280,7 +280,7 @@ class CompiledSearch:
         if table is None:
             self.mem, self.tt = module.make_workspace(capacity)
         else:  # another's table (processes sharing one: parallel solving); never cleared here
-            if module.TWO_BOUNDS:  # its third word is not covered by the lockless key
+            if getattr(module, "TWO_BOUNDS", False):  # its third word is not covered by the lockless key
                 raise ValueError("a shared table needs kernels with TWO_BOUNDS off")
             if len(table) != 2 * capacity:
                 raise ValueError(f"a shared table needs {2 * capacity} words, not {len(table)}")
