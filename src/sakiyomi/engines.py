@@ -372,8 +372,12 @@ class EngineSession:
         self._tt: TranspositionTable[Any] | None = None
         self._tt_slots = 0
 
-    def engine(self, game: Game[M], stop: StopSignal | None = None) -> Engine[M]:
-        """An engine over ``game`` (searched in place) with this session's table."""
+    def engine(self, game: Game[M], stop: StopSignal | None = None, *,
+               fresh: bool = False) -> Engine[M]:
+        """An engine over ``game`` (searched in place) with this session's table; ``fresh``:
+        emptied first, so that the search counts what a new engine would (a batch of
+        positions keeps one engine, not one table: each line is answered as if alone).
+        """
         config = self.config if self.config is not None else solver_config(game)
         if self.kind != "python" and compiled_available(game):
             if self._compiled is None or self._compiled.config != config:
@@ -381,10 +385,14 @@ class EngineSession:
             else:
                 self._compiled.game = game
                 self._compiled.stop = stop if stop is not None else StopSignal()
+                if fresh:
+                    self._compiled.reset()
             compiled: Engine[M] = self._compiled
             return compiled
         if self.kind == "compiled" and not capable(game, KernelGame):
             raise GameError("this game has no compiled kernels: use --engine python or auto")
+        if fresh:
+            return Searcher(game, config, stop=stop)
         if config.tt and (self._tt is None or self._tt_slots != config.tt_capacity):
             self._tt = TranspositionTable(config.tt_capacity)
             self._tt_slots = config.tt_capacity
@@ -426,13 +434,21 @@ def solve_position(
     game: Game[M], *, weak: bool = False, engine: str = "auto", with_pv: bool = True,
     config: SearchConfig | None = None, limits: Limits | None = None,
     stop: StopSignal | None = None, observe: Observer | None = None,
+    session: EngineSession | None = None,
 ) -> SearchResult[M]:
     """``search.solve.solve`` of a copy of ``game`` on the chosen engine, with ``config``
     (default ``solver_config``).  ``stop``, or the node and time ``limits`` (counted from when
     the engine is ready), may end it first: then the result is incomplete (see ``solve``).
+    ``session``: take the engine from it, emptied (a batch: one workspace for every line,
+    the same answers and node counts as separate solves); its engine kind and settings then
+    stand for ``engine`` and ``config``.
     """
-    searcher = engine_for(game.copy(), config, engine=engine)
-    searcher.stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if session is not None:
+        searcher = session.engine(game.copy(), stop, fresh=True)
+    else:
+        searcher = engine_for(game.copy(), config, engine=engine)
+        searcher.stop = stop
     if observe is not None:
         observe(searcher)
     return _tagged(solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv),
