@@ -126,7 +126,7 @@ def test_bad_positions_name_the_offending_move(position: str, words: list[str]) 
         assert word in str(info.value), (position, word, str(info.value))
 
 
-@pytest.mark.parametrize(("width", "height"), [(7, 6), (6, 5), (4, 4), (9, 6)])
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4)])
 def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> None:
     """from_position's one-pass replay (``_replay``) against play() with a check per move:
     the same state, history and moves, or both refuse (random digit strings, many illegal).
@@ -134,7 +134,7 @@ def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> Non
     rng = random.Random(width * 100 + height)
     prefix = "" if (width, height) == (7, 6) else f"{width}x{height}:"
     digits = "0123456789"[:width + 2]
-    for _ in range(3000):
+    for _ in range(500):
         text = "".join(rng.choice(digits) for _ in range(rng.randrange(width * height + 3)))
         game = Connect4(width, height)
         expected: object = None
