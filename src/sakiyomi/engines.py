@@ -21,6 +21,7 @@ game is solved and searched with, the same for both engines.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import types
 import weakref
@@ -29,7 +30,12 @@ from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
 from sakiyomi.compiled.playout import KernelWalker
-from sakiyomi.compiled.template import CompiledSearch, build, numba_available
+from sakiyomi.compiled.template import (
+    CompiledSearch,
+    build,
+    compiling_notice,
+    numba_available,
+)
 from sakiyomi.game import (
     Game,
     GameError,
@@ -167,7 +173,8 @@ def _kernel_module(game: KernelGame) -> types.ModuleType:
         with _pool_lock:
             _modules[mkey] = module
     if not warm:
-        KernelWalker.warm_up(module, game.kernel_state())
+        with compiling_notice(module_name, params, f"the {_game_name(module_name)} playouts"):
+            KernelWalker.warm_up(module, game.kernel_state())
         with _pool_lock:
             _playouts_ready[mkey] = True
     return module
@@ -196,8 +203,9 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         module = _modules.get(mkey)
     if module is None:
         try:
-            module = build(module_name, params)
-            _warm_up(module, game)
+            with compiling_notice(module_name, params, f"the {_game_name(module_name)} search"):
+                module = build(module_name, params)
+                _warm_up(module, game)
         except Exception as exc:  # a plugin's kernels: one clear line, not numba's traceback
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise GameError(f"the compiled kernels {module_name} could not be built: "
@@ -205,6 +213,12 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         with _pool_lock:
             _modules[mkey] = module
     return CompiledSearch(module, config, shortcuts=shortcuts)
+
+
+def _game_name(module_name: str) -> str:
+    """'connect4' for 'sakiyomi.games.connect4.kernels' (what a compiling notice names)."""
+    parts = [p for p in re.split(r"[./\\]", module_name) if p not in ("", "py", "kernels")]
+    return parts[-1] if parts else module_name
 
 
 def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
