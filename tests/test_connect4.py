@@ -424,6 +424,28 @@ def test_cli_batch_answers_each_line_as_if_alone() -> None:
             alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), moves
 
 
+def test_cli_small_solve_skips_loading_numba_with_the_same_answer() -> None:
+    """A one-position solve tries the Python engine within PYTHON_FIRST_NODES first: a small
+    position is answered without importing numba, with the compiled engine's value, line and
+    node count."""
+    small = pons_lines("Test_L3_R1", 1)[0][0]
+    code = textwrap.dedent(f"""
+        import json, sys, io, contextlib
+        from sakiyomi.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["solve", "connect4", "{small}", "--json"])
+        print(json.dumps([json.loads(out.getvalue()), "numba" in sys.modules]))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "SAKIYOMI_DEBUG": "1"})
+    record, loaded = json.loads(out.stdout)
+    assert not loaded
+    compiled = solve_position(from_position("connect4", small), engine="compiled")
+    assert (record["value"], record["nodes"], record["pv"]) == (
+        compiled.value, compiled.stats.nodes, [str(m + 1) for m in compiled.pv])
+
+
 def test_cli_bad_input_is_one_line_and_status_2() -> None:
     for position in ("4444444", "abc", "1212121"):
         out = sakiyomi("solve", "connect4", position)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import threading
 import types
 import weakref
@@ -448,15 +449,27 @@ def solve_position(
     game: Game[M], *, weak: bool = False, engine: str = "auto", with_pv: bool = True,
     config: SearchConfig | None = None, limits: Limits | None = None,
     stop: StopSignal | None = None, observe: Observer | None = None,
-    session: EngineSession | None = None,
+    session: EngineSession | None = None, python_first: int = 0,
 ) -> SearchResult[M]:
     """``search.solve.solve`` of a copy of ``game`` on the chosen engine, with ``config``
     (default ``solver_config``).  ``stop``, or the node and time ``limits`` (counted from when
     the engine is ready), may end it first: then the result is incomplete (see ``solve``).
     ``session``: take the engine from it, emptied (a batch: one workspace for every line,
     the same answers and node counts as separate solves); its engine kind and settings then
-    stand for ``engine`` and ``config``.
+    stand for ``engine`` and ``config``.  ``python_first`` (nodes; "auto", no limits, numba
+    not loaded yet in this process): try the Python engine within that many nodes first.
+    Both engines give the same answer and node counts, and a small position is solved in
+    Python before numba and the compiled search would have loaded (about half a second of
+    CPU): what a one-position command line wants; past the budget the compiled engine
+    starts afresh (the budget, a few milliseconds, is lost).
     """
+    if (python_first and engine == "auto" and session is None and stop is None
+            and (limits is None or limits == Limits()) and "numba" not in sys.modules
+            and capable(game, KernelGame)):
+        quick = solve_position(game, weak=weak, engine="python", with_pv=with_pv,
+                               config=config, limits=Limits(nodes=python_first))
+        if quick.complete:
+            return quick
     stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
     if session is not None:
         searcher = session.engine(game.copy(), stop, fresh=True)
