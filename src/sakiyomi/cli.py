@@ -32,7 +32,7 @@ from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
-from sakiyomi.search.limits import Limits
+from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.mcts import MAX_EXPLORATION, MCTSConfig
 from sakiyomi.search.perft import perft
 
@@ -208,9 +208,11 @@ def _mcts_options(p: argparse.ArgumentParser) -> None:
 
 def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
                engine: str = "auto", limits: Limits | None = None,
-               game: Game[Any] | None = None, session: EngineSession | None = None) -> None:
+               game: Game[Any] | None = None, session: EngineSession | None = None,
+               stop: StopSignal | None = None) -> None:
     """Solve and print one position (``game``: already parsed from ``position``; ``session``:
-    a batch's engine, emptied for each line).
+    a batch's engine, emptied for each line; ``stop``: a batch's signal when no line has
+    limits, instead of one per line).
     """
     game = game if game is not None else load(name, position)
     if game.outcome() is not None:
@@ -218,7 +220,7 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool 
     start = time.perf_counter()
     if batch:  # no live progress: one engine for every line
         result = solve_position(game, weak=weak, engine=engine, limits=limits,
-                                session=session)
+                                session=session, stop=stop)
     else:
         with _watch(as_json, game, f"solving {position}") as watch:
             result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
@@ -296,6 +298,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     status = 0
     bar = interactive(args.json) and not sys.stdin.isatty()
     session = EngineSession(engine=args.engine)
+    limits = Limits(nodes=args.nodes, time=args.time)
+    unlimited = StopSignal() if limits == Limits() else None  # never fires: one for all
     for number, line in enumerate(batch(sys.stdin, bar), 1):
         text = line.strip()
         if not text:
@@ -303,8 +307,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         try:
             position, game = _batch_line(args.game, text)
             _solve_one(args.game, position, args.weak, args.json, batch=True,
-                       engine=args.engine, limits=Limits(nodes=args.nodes, time=args.time),
-                       game=game, session=session)
+                       engine=args.engine, limits=limits, game=game, session=session,
+                       stop=unlimited)
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2

@@ -399,7 +399,8 @@ class EngineSession:
                 self._compiled = CompiledEngine(game, config, stop=stop)
             else:
                 self._compiled.game = game
-                self._compiled.stop = stop if stop is not None else StopSignal()
+                if stop is None or stop is not self._compiled.stop:  # (each sets a callback)
+                    self._compiled.stop = stop if stop is not None else StopSignal()
                 if fresh:
                     self._compiled.reset()
             compiled: Engine[M] = self._compiled
