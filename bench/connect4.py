@@ -12,7 +12,7 @@ checkout of github PascalPons/connect4 in a scratch folder; this project ships n
 code nor a recipe that builds it), run on the same positions in the same run.  His program
 prints only the score and keeps its table from line to line, so it is timed as whole
 processes: CPU (user + system, ``getrusage``) of a run fed the set's lines minus that of a
-run fed the first line alone, per line, medians of ``--repeats`` alternating runs.
+run fed one End-Easy line, per line, medians of ``--repeats`` alternating runs.
 ``--cli``: our batch command line (``sakiyomi solve connect4 - --json``, which also reports
 the principal variation) fed the same lines, timed the same way: the batch-CLI row.
 ``--startup`` measures the first call with an empty compile cache and a cached start in
@@ -51,6 +51,9 @@ SETS = {  # file: (blog name, strong us, strong nodes, weak us, weak nodes) -- P
     "Test_L1_R2": ("Begin-Medium", 96_630.0, 1_201_000, 45_010.0, 538_700),
     "Test_L1_R3": ("Begin-Hard", 5_490_000.0, 65_920_000, 3_149_000.0, 38_120_000),
 }
+
+
+ANCHOR = "2252576253462244111563365343671351441"  # End-Easy's first line: 8 nodes
 
 
 def sign(v: int) -> int:
@@ -102,18 +105,17 @@ def _child_cpu(argv: list[str], stdin: str) -> tuple[float, str]:
 
 def whole_runs(argv: list[str], lines: list[str], repeats: int) -> dict[str, float | str]:
     """A program fed ``lines`` on stdin, timed as a whole process: the median CPU of
-    ``repeats`` runs, minus the median of runs fed only the first line (process start, any
-    loading, one easy solve), spread over the other lines.  The two kinds of run alternate so
-    that a change in the machine's load touches both alike.
+    ``repeats`` runs, minus the median of runs fed one fixed End-Easy line (``ANCHOR``:
+    process start, any loading, a solve of a few dozen nodes), spread over the lines.  The
+    two kinds of run alternate so that a change in the machine's load touches both alike.
     """
     full, start = [], []
     stdout = ""
     for _ in range(repeats):
         cpu, stdout = _child_cpu(argv, "".join(f"{ln}\n" for ln in lines))
         full.append(cpu)
-        start.append(_child_cpu(argv, f"{lines[0]}\n")[0])
-    per_line = max(0.0, statistics.median(full) - statistics.median(start)) / max(
-        1, len(lines) - 1)
+        start.append(_child_cpu(argv, f"{ANCHOR}\n")[0])
+    per_line = max(0.0, statistics.median(full) - statistics.median(start)) / len(lines)
     return {"per_line_us": per_line * 1e6, "start_s": statistics.median(start),
             "stdout": stdout}
 
