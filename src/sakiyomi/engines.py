@@ -21,6 +21,8 @@ game is solved and searched with, the same for both engines.
 from __future__ import annotations
 
 import random
+import re
+import sys
 import threading
 import types
 import weakref
@@ -30,7 +32,12 @@ from typing import Any, Literal, TypeVar, cast
 
 from sakiyomi.compiled import perft as compiled_perft
 from sakiyomi.compiled.playout import KernelWalker
-from sakiyomi.compiled.template import CompiledSearch, build, numba_available
+from sakiyomi.compiled.template import (
+    CompiledSearch,
+    build,
+    compiling_notice,
+    numba_available,
+)
 from sakiyomi.game import (
     Game,
     GameError,
@@ -190,7 +197,8 @@ def _kernel_module(game: KernelGame) -> types.ModuleType:
         with _pool_lock:
             _modules[mkey] = module
     if not warm:
-        KernelWalker.warm_up(module, game.kernel_state())
+        with compiling_notice(module_name, params, f"the {_game_name(module_name)} playouts"):
+            KernelWalker.warm_up(module, game.kernel_state())
         with _pool_lock:
             _playouts_ready[mkey] = True
     return module
@@ -219,8 +227,9 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         module = _modules.get(mkey)
     if module is None:
         try:
-            module = build(module_name, params)
-            _warm_up(module, game)
+            with compiling_notice(module_name, params, f"the {_game_name(module_name)} search"):
+                module = build(module_name, params)
+                _warm_up(module, game)
         except Exception as exc:  # a plugin's kernels: one clear line, not numba's traceback
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise GameError(f"the compiled kernels {module_name} could not be built: "
@@ -241,6 +250,12 @@ def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> Compi
     module_name, params = kernel.kernel_spec()
     _give_back((module_name, tuple(sorted(params.items())), config, shortcuts), base)
     return CompiledSearch(base.module, config, shortcuts=shortcuts, table=table)
+
+
+def _game_name(module_name: str) -> str:
+    """'connect4' for 'sakiyomi.games.connect4.kernels' (what a compiling notice names)."""
+    parts = [p for p in re.split(r"[./\\]", module_name) if p not in ("", "py", "kernels")]
+    return parts[-1] if parts else module_name
 
 
 def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
@@ -410,8 +425,12 @@ class EngineSession:
         self._tt: TranspositionTable[Any] | None = None
         self._tt_slots = 0
 
-    def engine(self, game: Game[M], stop: StopSignal | None = None) -> Engine[M]:
-        """An engine over ``game`` (searched in place) with this session's table."""
+    def engine(self, game: Game[M], stop: StopSignal | None = None, *,
+               fresh: bool = False) -> Engine[M]:
+        """An engine over ``game`` (searched in place) with this session's table; ``fresh``:
+        emptied first, so that the search counts what a new engine would (a batch of
+        positions keeps one engine, not one table: each line is answered as if alone).
+        """
         config = self.config if self.config is not None else solver_config(game)
         if self.kind != "python" and compiled_available(game):
             if self._compiled is None or self._compiled.config != config:
@@ -420,11 +439,16 @@ class EngineSession:
                 self._compiled = CompiledEngine(game, config, stop=stop, workspace=shared)
             else:
                 self._compiled.game = game
-                self._compiled.stop = stop if stop is not None else StopSignal()
+                if stop is None or stop is not self._compiled.stop:  # (each sets a callback)
+                    self._compiled.stop = stop if stop is not None else StopSignal()
+                if fresh:
+                    self._compiled.reset()
             compiled: Engine[M] = self._compiled
             return compiled
         if self.kind == "compiled" and not capable(game, KernelGame):
             raise GameError("this game has no compiled kernels: use --engine python or auto")
+        if fresh:
+            return Searcher(game, config, stop=stop)
         if config.tt and (self._tt is None or self._tt_slots != config.tt_capacity):
             self._tt = TranspositionTable(config.tt_capacity)
             self._tt_slots = config.tt_capacity
@@ -466,13 +490,33 @@ def solve_position(
     game: Game[M], *, weak: bool = False, engine: str = "auto", with_pv: bool = True,
     config: SearchConfig | None = None, limits: Limits | None = None,
     stop: StopSignal | None = None, observe: Observer | None = None,
+    session: EngineSession | None = None, python_first: int = 0,
 ) -> SearchResult[M]:
     """``search.solve.solve`` of a copy of ``game`` on the chosen engine, with ``config``
     (default ``solver_config``).  ``stop``, or the node and time ``limits`` (counted from when
     the engine is ready), may end it first: then the result is incomplete (see ``solve``).
+    ``session``: take the engine from it, emptied (a batch: one workspace for every line,
+    the same answers and node counts as separate solves); its engine kind and settings then
+    stand for ``engine`` and ``config``.  ``python_first`` (nodes; "auto", no limits, numba
+    not loaded yet in this process): try the Python engine within that many nodes first.
+    Both engines give the same answer and node counts, and a small position is solved in
+    Python before numba and the compiled search would have loaded (about half a second of
+    CPU): what a one-position command line wants; past the budget the compiled engine
+    starts afresh (the budget, a few milliseconds, is lost).
     """
-    searcher = engine_for(game.copy(), config, engine=engine)
-    searcher.stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if (python_first and engine == "auto" and session is None and stop is None
+            and (limits is None or limits == Limits()) and "numba" not in sys.modules
+            and capable(game, KernelGame)):
+        quick = solve_position(game, weak=weak, engine="python", with_pv=with_pv,
+                               config=config, limits=Limits(nodes=python_first))
+        if quick.complete:
+            return quick
+    stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if session is not None:
+        searcher = session.engine(game.copy(), stop, fresh=True)
+    else:
+        searcher = engine_for(game.copy(), config, engine=engine)
+        searcher.stop = stop
     if observe is not None:
         observe(searcher)
     return _tagged(solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv),

@@ -212,7 +212,12 @@ class Connect4:
 
 
 def from_position(name: str, text: str) -> Connect4:
-    """Parse Pons's move string (optionally ``WxH:`` first); errors name the offending move."""
+    """Parse Pons's move string (optionally ``WxH:`` first); errors name the offending move.
+
+    A batch of positions is parsed line by line, so the usual case is one pass over the digits
+    with plain integer arithmetic (``_replay``); only a string it cannot vouch for goes move by
+    move through the checked path, which then names the first bad move.
+    """
     width, height, moves = 7, 6, text
     sized = _SIZE.match(text)
     if sized:
@@ -223,6 +228,8 @@ def from_position(name: str, text: str) -> Connect4:
     if moves.lower() == "start":
         moves = ""
     game = Connect4(width, height)
+    if _replay(game, moves):
+        return game
     for number, ch in enumerate(moves, 1):
         if not ("0" <= ch <= "9"):
             raise PositionError(
@@ -233,3 +240,34 @@ def from_position(name: str, text: str) -> Connect4:
             raise PositionError(f"connect4 position {shown(text)}: {exc}") from None
         game.play(col)
     return game
+
+
+def _replay(game: Connect4, moves: str) -> bool:
+    """Play ``moves`` on the empty ``game`` in one pass and return True, if every move is legal:
+    a column digit, a column not full, and no move after a four in a row (board full cannot
+    come first: a full board has no column left).  Four in a row is checked once, at the end:
+    stones stay, so a four made before the last move is still there, either the other side's
+    or the last mover's without the last stone.  False leaves ``game`` untouched.
+    """
+    k = game.k
+    width, h1 = game.width, game.height + 1
+    top = k.TOP_CELL
+    cur = mask = 0
+    n = 0
+    past: list[tuple[int, int, int]] = []
+    last = 0
+    for ch in moves:
+        col = ord(ch) - 49  # "1" is column 0
+        if not 0 <= col < width or mask & top[col]:
+            return False
+        past.append((cur, mask, n))
+        last = (mask + (1 << (col * h1))) & ~mask  # the cell the stone lands on
+        cur ^= mask
+        mask |= last
+        n += 1
+    mover = cur ^ mask  # the last mover's stones (``cur`` is the side to move's)
+    if k.k_aligned(cur) or (n and k.k_aligned(mover ^ last)):
+        return False
+    game._state = (cur, mask, n)
+    game._past = past  # moves_played is read off these states
+    return True
