@@ -226,7 +226,6 @@ class Player:
     name: str
     nodes: int | None = None  # go nodes N
     byoyomi: int | None = None  # go btime 0 wtime 0 byoyomi MS
-    movetime: int | None = None  # the same as byoyomi, for engines without time management
     slowest: float = 0.0
 
     def move(self, moves: list[str]) -> str:
@@ -235,9 +234,9 @@ class Player:
         if self.nodes is not None:
             best, _ = self.engine.go(nodes=self.nodes)
         else:
-            best, _ = self.engine.go(btime=0, wtime=0, byoyomi=self.byoyomi or self.movetime)
+            best, _ = self.engine.go(btime=0, wtime=0, byoyomi=self.byoyomi)
         self.slowest = max(self.slowest, time.perf_counter() - start)
-        return best
+        return str(best)
 
 
 def play_game(ours: Player, theirs: Player, ours_black: bool, opening: list[str],
@@ -284,7 +283,8 @@ def play_game(ours: Player, theirs: Player, ours_black: bool, opening: list[str]
 
 def start_ours(options: list[str]) -> Engine:
     """Our USI engine (this tree's ``sakiyomi usi``) with ``NAME=VALUE`` options set."""
-    engine = Engine(shutil.which("sakiyomi-usi") or str(Path(sys.executable).parent / "sakiyomi-usi"))
+    engine = Engine(shutil.which("sakiyomi-usi")
+                    or str(Path(sys.executable).parent / "sakiyomi-usi"))
     for setting in options:
         name, _, value = setting.partition("=")
         engine.setoption(name, value)
@@ -324,7 +324,7 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
         return
     ours = Player(start_ours(args.option), "sakiyomi", nodes=args.our_nodes,
                   byoyomi=None if args.our_nodes else args.byoyomi)
-    theirs = Player(theirs_engine, kind, **limit)
+    theirs = Player(theirs_engine, kind, nodes=limit.get("nodes"), byoyomi=limit.get("byoyomi"))
     score = {"W": 0, "D": 0, "L": 0}
     load_start = load_avg()
     wall = time.perf_counter()

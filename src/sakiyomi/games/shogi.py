@@ -130,7 +130,11 @@ class ShogiGame:
         return self.board.zobrist_hash()
 
     def copy(self) -> Self:
-        clone = type(self)(self._start, evaluation=self.tables.name, mate_plies=self.mate_plies)
+        return self.with_settings(self.tables.name, self.mate_plies)
+
+    def with_settings(self, evaluation: str, mate_plies: int) -> Self:
+        """A copy (same start and moves) with another evaluation or mate detection."""
+        clone = type(self)(self._start, evaluation=evaluation, mate_plies=mate_plies)
         for move in self._played:
             if move == NULL:
                 clone.play_null()
@@ -213,7 +217,7 @@ class ShogiGame:
         if self.mate_plies and not board.is_check() and board.king_square(board.turn ^ 1) < 81:
             if board.mate_move_in_1ply():
                 return win_in(ply + 1), win_in(ply + 1)
-            if self.mate_plies == 3 and self._king_open(board.turn ^ 1) <= MATE3_OPEN \
+            if self.mate_plies == 3 and self.king_open(board.turn ^ 1) <= MATE3_OPEN \
                     and board.mate_move(3):
                 return win_in(ply + 3), win_in(ply + 3)
         return -INF, INF
@@ -226,7 +230,7 @@ class ShogiGame:
         """Solved with the default settings (not the Connect Four solver's)."""
         return {}
 
-    def _king_open(self, color: int) -> int:
+    def king_open(self, color: int) -> int:
         """Squares next to ``color``'s king that are empty or held by the enemy."""
         board = self.board
         piece_at = board.piece

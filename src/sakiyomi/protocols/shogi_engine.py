@@ -27,6 +27,8 @@ SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": T
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
+PROBE_CHECKS = 6  # checks at the root that make a mate likely by themselves
+PROBE_OPEN = 4  # open squares around the enemy king that make a mate likely (with a check)
 # Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
 # and the move int.  bench/engine_memory.py measured 208 (USI_Hash 16) and 227 (USI_Hash 4).
 BYTES_PER_ENTRY = 230
@@ -40,6 +42,8 @@ class Options:
     ponder: bool = False
     byoyomi_margin_ms: int = 300
     mate_probe_nodes: int = 3000
+    evaluation: str = "full"  # shogi_eval.EVALUATIONS: "full" or the seeds' "komawari"
+    mate_plies: int = 1  # mate detection at every node: 0 off, 1 or 3 plies
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
     switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
@@ -87,11 +91,22 @@ def think(game: ShogiGame, session: GoSession, options: Options,
             reply.update(game.move_to_text(info.pv[0]))
 
 
-def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[int] | None:
-    """A short df-pn run (``nodes``, a fifth of the time left at most): a mate it finds is
-    played at once (the search would find it later).  None when it found none.
+def mate_likely(game: ShogiGame) -> bool:
+    """Worth a df-pn probe: the side to move has checks and the enemy king is exposed (at
+    least ``PROBE_OPEN`` open squares around it) or there are many checks.
     """
-    if nodes <= 0:
+    checks = len(game.checking_moves())
+    if not checks:
+        return False
+    return checks >= PROBE_CHECKS or game.king_open(game.board.turn ^ 1) >= PROBE_OPEN
+
+
+def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[int] | None:
+    """A short df-pn run when a mate is likely (``nodes``, a fifth of the time left at most):
+    a mate it finds is played at once (the search would find it later).  None when it found
+    none or did not look.
+    """
+    if nodes <= 0 or not mate_likely(game):
         return None
     left = session.hard_left()
     probe = StopSignal(nodes=nodes, seconds=None if left is None else left * MATE_PROBE_SHARE)
