@@ -40,6 +40,7 @@ PROMOTION = 1 << 14
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
+CHECK_HINT = 30  # ordering: a check ranks after good captures, before quiet moves
 MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
 
@@ -124,7 +125,21 @@ class ShogiGame:
             tables = self.tables
             score += ev.king_danger(tables, board, cs.WHITE) - ev.king_danger(tables, board,
                                                                              cs.BLACK)
+            if board.turn == cs.BLACK:
+                return score - self._mate_threat(board)
+            return -score - self._mate_threat(board)
         return score if board.turn == cs.BLACK else -score
+
+    def _mate_threat(self, board: cs.CBoard) -> int:
+        """``ev.MATE_THREAT`` when the opponent would mate in one if the side to move passed
+        (standing pat would ignore it), else 0; nothing is known in check.
+        """
+        if board.is_check():
+            return 0
+        board.push_pass()
+        threat = board.mate_move_in_1ply() if board.king_square(board.turn ^ 1) < 81 else 0
+        board.pop_pass()
+        return ev.MATE_THREAT if threat else 0
 
     def key(self) -> int:
         return self.board.zobrist_hash()
@@ -169,8 +184,11 @@ class ShogiGame:
         return SUPERIOR_VALUE if verdict == cs.REPETITION_SUPERIOR else -SUPERIOR_VALUE
 
     def move_hints(self, moves: Sequence[int]) -> list[int]:
-        """Captures by value (most valuable victim, least valuable attacker), promotions next."""
+        """Captures by value (most valuable victim, least valuable attacker), promotions next;
+        with the full evaluation, checks before the other quiet moves.
+        """
         value = self.tables.material
+        checks = set(self.board.check_moves) if self._safety else ()
         hints = []
         for move in moves:
             captured = (move >> 20) & 0xF
@@ -179,6 +197,8 @@ class ShogiGame:
                 hint = value[captured] // 10 + 200 - value[(move >> 16) & 0xF] // 100
             if move & PROMOTION:
                 hint += 50
+            if move in checks:
+                hint += CHECK_HINT
             hints.append(hint)
         return hints
 
@@ -210,17 +230,36 @@ class ShogiGame:
     # ---- mate detection (SearchShortcuts) ---------------------------------------------------
 
     def value_bounds(self, ply: int) -> tuple[int, int]:
-        """Exact when the side to move (not in check) mates in one (or three, see the module
-        docstring), else no bounds.
+        """Exact when the side to move mates in one; at least a mate in three when cshogi's
+        3-ply search finds one against a king with few open squares (``mate_plies=3``; its
+        one-ply generator skips some long-range mates, so in one stays possible); else no
+        bounds.
         """
         board = self.board
         if self.mate_plies and not board.is_check() and board.king_square(board.turn ^ 1) < 81:
             if board.mate_move_in_1ply():
                 return win_in(ply + 1), win_in(ply + 1)
             if self.mate_plies == 3 and self.king_open(board.turn ^ 1) <= MATE3_OPEN \
-                    and board.mate_move(3):
-                return win_in(ply + 3), win_in(ply + 3)
+                    and board.mate_move(3):  # a one-ply mate it missed is still possible
+                return win_in(ply + 3), win_in(ply + 1)
         return -INF, INF
+
+    def mate_in(self, plies: int) -> tuple[int, int] | None:
+        """(length, first move) of a mate in one, else in three (``plies`` >= 3) found by
+        cshogi's fixed-depth mate search, or None; never when the side to move is in check
+        or the enemy has no king.
+        """
+        board = self.board
+        if board.is_check() or board.king_square(board.turn ^ 1) >= 81:
+            return None
+        move = board.mate_move_in_1ply()
+        if move:
+            return 1, move
+        if plies >= 3:
+            move = board.mate_move(3)
+            if move:
+                return 3, move
+        return None
 
     def search_moves(self) -> Sequence[int]:
         """Every legal move (the shortcut is only the mate detection)."""

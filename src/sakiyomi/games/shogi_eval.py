@@ -164,6 +164,7 @@ EVALUATIONS = {"full": FULL, "komawari": KOMAWARI}
 
 SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
 SAFETY_CAP = 600
+MATE_THREAT = 300  # the opponent mates in one unless the side to move does something
 
 
 def _neighbours() -> tuple[tuple[int, ...], ...]:
