@@ -218,6 +218,9 @@ def setup() -> str | None:
     return path
 
 
+LAST_GAME: list[str] = []  # the moves of the game play_game played last
+
+
 @dataclass
 class Player:
     """One side of a match: a USI engine and how it is asked for a move."""
@@ -241,9 +244,12 @@ class Player:
 
 def play_game(ours: Player, theirs: Player, ours_black: bool, opening: list[str],
               max_plies: int) -> tuple[str, str, int]:
-    """One game after ``opening``: (result for us 'W'/'D'/'L', reason, plies)."""
+    """One game after ``opening``: (result for us 'W'/'D'/'L', reason, plies); its moves are
+    left in ``LAST_GAME``.
+    """
     board = cshogi.Board()
-    moves: list[str] = []
+    moves: list[str] = LAST_GAME
+    moves.clear()
     for text in opening:
         board.push_usi(text)
         moves.append(text)
@@ -338,7 +344,8 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
         emit({"bench": "match-game", "opponent": kind, "game": number + 1,
               "sakiyomi": "black" if ours_black else "white", "opening": " ".join(opening),
               "result": result, "reason": reason, "plies": plies,
-              "seconds": round(time.perf_counter() - start, 1), "load": load_avg()})
+              "seconds": round(time.perf_counter() - start, 1), "load": load_avg(),
+              "moves": " ".join(LAST_GAME)})
     ours.engine.quit()
     theirs.engine.quit()
     used = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -204,29 +204,36 @@ def board_score(tables: Tables, board: cs.CBoard) -> int:
 
 def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
     """Change of the incremental score for the side to move when it plays ``move`` (not a
-    king move: those change every cell and are rescored).
+    king move: those change every cell and are rescored).  ``Tables.cell`` written out: this
+    runs at every node.
     """
     color = board.turn
     white = color == cs.WHITE
-    own_king, enemy_king = board.king_square(color), board.king_square(color ^ 1)
+    own = board.king_square(color) * 82
+    enemy = board.king_square(color ^ 1) * 82
+    base, defend, attack = tables.base, tables.defend, tables.attack
+    dist = DIST
     to = move & 0x7F
+    rel_to = 80 - to if white else to
     source = (move >> 7) & 0x7F
-    cell = tables.cell
     if source >= 81:  # a drop: the piece goes from the hand to the board
         piece_type = source - 80
         kind = HAND_INDEX[piece_type]
         count = board.pieces_in_hand[color][kind]
         row = tables.hand[kind]
-        return cell(piece_type, to, own_king, enemy_king, white) - row[count] + row[count - 1]
+        return (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
+                + attack[piece_type][dist[enemy + to]] - row[count] + row[count - 1])
     piece_type = (move >> 16) & 0xF
-    delta = -cell(piece_type, source, own_king, enemy_king, white)
+    delta = -(base[piece_type][80 - source if white else source]
+              + defend[piece_type][dist[own + source]] + attack[piece_type][dist[enemy + source]])
     if move & (1 << 14):
-        delta += cell(piece_type + cs.PROMOTED_OFFSET, to, own_king, enemy_king, white)
-    else:
-        delta += cell(piece_type, to, own_king, enemy_king, white)
+        piece_type += cs.PROMOTED_OFFSET
+    delta += (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
+              + attack[piece_type][dist[enemy + to]])
     captured = (move >> 20) & 0xF
-    if captured:
-        delta += cell(captured, to, enemy_king, own_king, not white)
+    if captured:  # the enemy's piece, seen from the enemy: its kings swap roles
+        delta += (base[captured][80 - rel_to] + defend[captured][dist[enemy + to]]
+                  + attack[captured][dist[own + to]])
         kind = HAND_INDEX[UNPROMOTED[captured]]
         count = board.pieces_in_hand[color][kind]
         row = tables.hand[kind]
