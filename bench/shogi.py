@@ -310,7 +310,7 @@ def start_opponent(kind: str, path: str | None, options: list[str]) -> Engine | 
     engine.setoption("Threads", 1)
     if kind == "fsf":
         engine.setoption("USI_Variant", "shogi")
-    else:  # YaneuraOu: no book, no network files, one thread
+    elif kind == "yaneuraou":  # no book, one thread
         engine.setoption("BookFile", "no_book")
     for setting in options:
         name, _, value = setting.partition("=")
@@ -323,7 +323,8 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
     """``args.games`` games (the openings in turn, each with both colours) against ``kind``
     under ``limit`` for the opponent; W/D/L, Elo and its 95 % interval, the load.
     """
-    path = setup() if kind == "fsf" else args.yaneuraou if kind == "yaneuraou" else None
+    path = setup() if kind == "fsf" else args.yaneuraou if kind == "yaneuraou" \
+        else args.usi_opponent
     theirs_engine = start_opponent(kind, path, args.their_option)
     if theirs_engine is None:
         emit({"bench": "match", "opponent": kind, "skipped": "program not found"})
@@ -384,6 +385,9 @@ def main() -> None:
     parser.add_argument("--self-nodes", type=int, default=None,
                         help="a match against our own engine at N nodes (A/B of options: "
                              "--option for us, --their-option for it)")
+    parser.add_argument("--usi-opponent", default=None,
+                        help="with --self-nodes: another USI engine (e.g. a wrapper running an "
+                             "older sakiyomi) instead of our own")
     parser.add_argument("--option", action="append", default=[],
                         help="NAME=VALUE: a USI option for our engine (repeatable)")
     parser.add_argument("--their-option", action="append", default=[],
@@ -396,7 +400,7 @@ def main() -> None:
     if not args.games:
         return
     if args.self_nodes:
-        bench_match(args, "self", {"nodes": args.self_nodes})
+        bench_match(args, "usi" if args.usi_opponent else "self", {"nodes": args.self_nodes})
         return
     for nodes in args.fsf_nodes:
         bench_match(args, "fsf", {"nodes": nodes})

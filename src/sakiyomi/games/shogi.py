@@ -40,6 +40,7 @@ PROMOTION = 1 << 14
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
+_QUIET_PROMOTERS = frozenset((cs.PAWN, cs.LANCE, cs.ROOK))  # promoted in quiescence
 CHECK_HINT = 30  # ordering: a check ranks after good captures, before quiet moves
 MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
@@ -203,13 +204,15 @@ class ShogiGame:
         return hints
 
     def noisy_moves(self) -> list[int]:
-        """Captures worth a look in quiescence: a capture of a piece at least as valuable as the
+        """Moves worth a look in quiescence: a capture of a piece at least as valuable as the
         capturer, or of a piece nobody can recapture (a one-step exchange test); a pawn, bishop
-        or rook that may promote on the capture is only tried promoting.
+        or rook that may promote on the capture is only tried promoting.  With the full
+        evaluation also a pawn, lance or rook promoting without capture where nothing attacks
+        it.
         """
-        board = self.board
         value = self.tables.material
-        captures = [move for move in self.legal_moves() if move & 0xF00000]
+        legal = self.legal_moves()
+        captures = [move for move in legal if move & 0xF00000]
         promoting = {move for move in captures if move & PROMOTION}
         result = []
         for move in captures:
@@ -220,12 +223,22 @@ class ShogiGame:
             if value[(move >> 20) & 0xF] >= value[attacker]:
                 result.append(move)
                 continue
-            board.push(move)
-            defended = attacked(board.pieces, move & 0x7F, board.turn)
-            board.pop()
-            if not defended:
+            if not self._recapturable(move):
                 result.append(move)
+        if self._safety:
+            for move in legal:
+                if move & 0xF04000 == PROMOTION and (move >> 16) & 0xF in _QUIET_PROMOTERS \
+                        and (move >> 7) & 0x7F < 81 and not self._recapturable(move):
+                    result.append(move)
         return result
+
+    def _recapturable(self, move: int) -> bool:
+        """Whether the opponent attacks the square ``move`` goes to, once it is played."""
+        board = self.board
+        board.push(move)
+        defended = attacked(board.pieces, move & 0x7F, board.turn)
+        board.pop()
+        return defended
 
     # ---- mate detection (SearchShortcuts) ---------------------------------------------------
 
