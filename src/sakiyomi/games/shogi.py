@@ -1,4 +1,4 @@
-"""Shogi over cshogi: the rules from cshogi, the seeds' 駒割 evaluation, sennichite verdicts.
+"""Shogi over cshogi: the rules from cshogi, two evaluations, mate detection, sennichite verdicts.
 
 Moves are cshogi's move integers (they carry the captured piece, which the move hints use);
 positions are SFEN (or ``startpos``), move texts USI (``7g7f``, ``8h2b+``, ``P*5e``).
@@ -10,8 +10,9 @@ placement, distances to both kings, pieces in hand, king safety), both updated i
 
 Mate detection inside the search (``SearchShortcuts``): a position whose side to move, not in
 check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without
-search; with ``mate_plies=3`` also a mate in three (cshogi's ``mate_move(3)``) where the
-defender's king has at most ``MATE3_OPEN`` open squares around it.
+search; with ``mate_plies=3`` a mate in three found by cshogi's ``mate_move(3)`` where the
+defender's king has at most ``MATE3_OPEN`` open squares around it is a lower bound.  The full
+evaluation also orders checks before quiet moves and lets quiescence try quiet promotions.
 
 Game end: no legal moves loses (checkmate, also by pawn-drop mate being illegal); a side to move
 that may declare an entering-king win (cshogi's 27-point rule) wins; a position seen for the
