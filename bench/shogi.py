@@ -7,11 +7,17 @@
    no native perft, so this is its push/pop/move-generation rate seen from Python) versus the
    same perft through our ``ShogiGame`` and versus the nodes/s of the Searcher, on the 20
    mid-game positions; ratios printed.
-3. A small match against Debian's ``fairy-stockfish`` (installed with apt in ``setup()`` when
-   missing) at a fixed node budget for it; our engine plays with byoyomi.  Prints W/D/L.
+3. Matches (one JSON line per game with its moves, then W/D/L, score, Elo and its 95 %
+   interval, the load at start and end, the engines' CPU time): against Debian's
+   ``fairy-stockfish`` (installed with apt in ``setup()`` when missing) at each of
+   ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
+   material-only edition that the user built) at equal byoyomi; or against our own engine with other options (``--self-nodes N
+   --their-option Evaluation=komawari``) or another USI program (``--usi-opponent PATH``).
+   Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
+   from ``OPENINGS`` in turn, each line once with either colour.
 
-Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N]
-[--byoyomi MS] [--mate-seconds S]``.  One JSON line per measurement.
+Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
+[--our-nodes N | --byoyomi MS] [--yaneuraou PATH] [--mate-seconds S]``.
 """
 
 from __future__ import annotations
