@@ -40,7 +40,9 @@ class Options:
 
     hash_mb: int = 64
     ponder: bool = False
-    byoyomi_margin_ms: int = 300
+    # What the GUI and the pipes lose per move; the engine loop's Punctuality adds what the
+    # machine's load costs, measured.  50 ms, as UCI's Move Overhead.
+    byoyomi_margin_ms: int = 50
     mate_probe_nodes: int = 3000
     evaluation: str = "full"  # shogi_eval.EVALUATIONS: "full" or the seeds' "komawari"
     mate_plies: int = 1  # mate detection at every node: 0 off, 1 or 3 plies
