@@ -12,8 +12,8 @@
    ``fairy-stockfish`` (installed with apt in ``setup()`` when missing) at each of
    ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
    material-only edition that the user built) at equal byoyomi; or against our own engine
-   with other options (``--self-nodes N --their-option Evaluation=komawari``) or another USI program (``--usi-opponent PATH``).
-   Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
+   with other options (``--self-nodes N --their-option Evaluation=komawari``) or another USI
+   program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
    from ``OPENINGS`` in turn, each line once with either colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
