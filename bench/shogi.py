@@ -13,8 +13,9 @@
    ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
    material-only edition that the user built) at equal byoyomi; or against our own engine
    with other options (``--self-nodes N --their-option Evaluation=komawari``) or another USI
-   program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
-   from ``OPENINGS`` in turn, each line once with either colour.
+   program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or, load-independent,
+   ``--our-nodes N``.  The games start from ``OPENINGS`` in turn, each line once with either
+   colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
 [--our-nodes N | --byoyomi MS] [--yaneuraou PATH] [--mate-seconds S]``.
