@@ -125,8 +125,9 @@ class ShogiGame:
         score = self._score[-1]
         if self._safety:
             tables = self.tables
-            score += ev.king_danger(tables, board, cs.WHITE) - ev.king_danger(tables, board,
-                                                                             cs.BLACK)
+            black_hand, white_hand = board.pieces_in_hand
+            score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
+                - ev.king_danger(tables, board, cs.BLACK, white_hand)
             if board.turn == cs.BLACK:
                 return score - self._mate_threat(board)
             return -score - self._mate_threat(board)
@@ -213,24 +214,22 @@ class ShogiGame:
         """
         value = self.tables.material
         legal = self.legal_moves()
-        captures = [move for move in legal if move & 0xF00000]
-        promoting = {move for move in captures if move & PROMOTION}
+        captures = [move for move in legal if move & 0xF04000]  # promotions too
+        promoting = {move for move in captures if move & PROMOTION and move & 0xF00000}
         result = []
+        quiet_promotions = self._safety
         for move in captures:
+            if not move & 0xF00000:  # a promotion without capture
+                if quiet_promotions and (move >> 16) & 0xF in _QUIET_PROMOTERS \
+                        and (move >> 7) & 0x7F < 81 and not self._recapturable(move):
+                    result.append(move)
+                continue
             attacker = (move >> 16) & 0xF
             if not move & PROMOTION and attacker in _ALWAYS_PROMOTE \
                     and move | PROMOTION in promoting:
                 continue
-            if value[(move >> 20) & 0xF] >= value[attacker]:
+            if value[(move >> 20) & 0xF] >= value[attacker] or not self._recapturable(move):
                 result.append(move)
-                continue
-            if not self._recapturable(move):
-                result.append(move)
-        if self._safety:
-            for move in legal:
-                if move & 0xF04000 == PROMOTION and (move >> 16) & 0xF in _QUIET_PROMOTERS \
-                        and (move >> 7) & 0x7F < 81 and not self._recapturable(move):
-                    result.append(move)
         return result
 
     def _recapturable(self, move: int) -> bool:

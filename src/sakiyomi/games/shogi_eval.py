@@ -241,22 +241,23 @@ def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
     return delta
 
 
-def king_danger(tables: Tables, board: cs.CBoard, color: int) -> int:
-    """How much the enemy's pieces in hand threaten ``color``'s king: their drop weights
-    times the squares next to the king that are empty or enemy-held (capped).
+def king_danger(tables: Tables, board: cs.CBoard, color: int,
+                enemy_hand: list[int] | None = None) -> int:
+    """How much the enemy's pieces in hand threaten ``color``'s king: their drop weights (a
+    kind counts twice from its second piece on) times the squares next to the king that are
+    empty or enemy-held, capped.  ``enemy_hand``: the enemy's hand counts, when known.
     """
-    king = board.king_square(color)
-    enemy_hand = board.pieces_in_hand[color ^ 1]
-    threat = tables.hand_threat
+    if enemy_hand is None:
+        enemy_hand = board.pieces_in_hand[color ^ 1]
     weight = 0
-    for kind in range(7):
-        if enemy_hand[kind]:
-            weight += threat[kind] * (1 + (enemy_hand[kind] > 1))
+    for threat, count in zip(tables.hand_threat, enemy_hand, strict=False):
+        if count:
+            weight += threat + threat if count > 1 else threat
     if not weight:
         return 0
     open_squares = 0
     piece_at = board.piece
-    for square in NEIGHBOURS[king]:
+    for square in NEIGHBOURS[board.king_square(color)]:
         piece = piece_at(square)
         if not piece or piece >> 4 != color:
             open_squares += 1
