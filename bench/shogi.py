@@ -201,14 +201,16 @@ def elo(score: float) -> float | None:
 
 
 def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float | None, float | None]:
-    """(score, Elo at the low end, Elo at the high end) of the 95 % interval of the mean score
-    (normal approximation over the games' W/D/L; an end at 0 % or 100 % is unbounded: None).
+    """(score, Elo at the low end, Elo at the high end) of the 95 % Wilson score interval of
+    the mean score (draws as half points; it stays informative at 0 % and 100 %, where the
+    point estimate is unbounded).  An end at 0 % or 100 % is unbounded: None.
     """
     n = wins + draws + losses
     score = (wins + 0.5 * draws) / n
-    variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
-    margin = 1.96 * math.sqrt(variance / n)
-    return score, elo(max(score - margin, 0.0)), elo(min(score + margin, 1.0))
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return score, elo(max(centre - half, 0.0)), elo(min(centre + half, 1.0))
 
 
 def _round(value: float | None) -> int | None:
