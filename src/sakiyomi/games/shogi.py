@@ -61,6 +61,9 @@ class ShogiGame:
             raise ValueError("mate_plies must be 0 (off), 1 or 3")
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
+        self._king_relative = self.tables.king_relative
+        self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
+            else ev.material_delta
         self.mate_plies = mate_plies
         self._start = sfen
         self._score = [ev.board_score(self.tables, self.board)]
@@ -84,11 +87,11 @@ class ShogiGame:
 
     def play(self, move: int) -> None:
         board = self.board
-        if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81:  # every cell moves
-            board.push(move)
+        if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81 and self._king_relative:
+            board.push(move)  # every cell moves
             self._score.append(ev.board_score(self.tables, board))
         else:
-            delta = ev.move_delta(self.tables, board, move)
+            delta = self._delta(self.tables, board, move)
             self._score.append(self._score[-1] + (delta if board.turn == cs.BLACK else -delta))
             board.push(move)
         self._keys.append(board.zobrist_hash())
@@ -149,6 +152,12 @@ class ShogiGame:
 
     def copy(self) -> Self:
         return self.with_settings(self.tables.name, self.mate_plies)
+
+    def for_mate_search(self) -> Self:
+        """A copy for df-pn, which never evaluates: material only (a king move costs nothing
+        to score), no mate shortcuts.
+        """
+        return self.with_settings("komawari", 0)
 
     def with_settings(self, evaluation: str, mate_plies: int) -> Self:
         """A copy (same start and moves) with another evaluation or mate detection."""

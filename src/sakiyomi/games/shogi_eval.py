@@ -62,6 +62,17 @@ class Tables:
     material: tuple[int, ...]  # board value per type (move ordering, quiescence)
 
     @property
+    def king_relative(self) -> bool:
+        """Whether cells depend on the kings' squares (a king move then rescores the board)."""
+        return any(any(row) for row in self.defend + self.attack) \
+            or len(set(self.base[cs.KING])) > 1
+
+    @property
+    def hand_linear(self) -> bool:
+        """Whether every further piece of a kind in hand adds the same value."""
+        return all(len({row[n + 1] - row[n] for n in range(18)}) == 1 for row in self.hand)
+
+    @property
     def safety(self) -> bool:
         """Whether the king-safety term is computed at evaluation."""
         return any(self.hand_threat)
@@ -238,6 +249,29 @@ def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
         count = board.pieces_in_hand[color][kind]
         row = tables.hand[kind]
         delta += row[count + 1] - row[count]
+    return delta
+
+
+def material_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
+    """``move_delta`` for tables whose cells ignore the kings and whose hand values grow by a
+    constant per piece (the seeds' 駒割): no king squares, no hand counts to read.
+    """
+    white = board.turn == cs.WHITE
+    to = move & 0x7F
+    rel_to = 80 - to if white else to
+    source = (move >> 7) & 0x7F
+    base = tables.base
+    if source >= 81:
+        piece_type = source - 80
+        return base[piece_type][rel_to] - tables.hand[HAND_INDEX[piece_type]][1]
+    piece_type = (move >> 16) & 0xF
+    delta = -base[piece_type][80 - source if white else source]
+    if move & (1 << 14):
+        piece_type += cs.PROMOTED_OFFSET
+    delta += base[piece_type][rel_to]
+    captured = (move >> 20) & 0xF
+    if captured:
+        delta += base[captured][80 - rel_to] + tables.hand[HAND_INDEX[UNPROMOTED[captured]]][1]
     return delta
 
 

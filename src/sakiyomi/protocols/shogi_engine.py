@@ -113,7 +113,7 @@ def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[in
     left = session.hard_left()
     probe = StopSignal(nodes=nodes, seconds=None if left is None else left * MATE_PROBE_SHARE)
     probe.event = session.signal.event
-    result = solve_mate(game, stop=probe, short_first=5, shortest=False)
+    result = solve_mate(game.for_mate_search(), stop=probe, short_first=5, shortest=False)
     return result if result.status == "mate" else None
 
 
@@ -121,7 +121,7 @@ def mate_search(game: ShogiGame, session: GoSession) -> None:
     """``go mate``: a tsume search; the reply becomes the mating line, ``nomate`` or
     ``timeout`` (its fallback).
     """
-    result = solve_mate(game, stop=session.signal)
+    result = solve_mate(game.for_mate_search(), stop=session.signal)
     if result.status == "mate":
         session.reply.info(mate_info_line(game, result))
         session.reply.update(" ".join(game.move_to_text(m) for m in result.moves))
