@@ -15,9 +15,13 @@ import pytest
 
 from sakiyomi.protocols.engine_loop import (
     BASE_LEAD,
+    DROP_SCALE,
     LATENESS_DECAY,
     MAX_LEAD_SHARE,
     MAX_LINE_BYTES,
+    STABLE_ITERATIONS,
+    STABLE_SCALE,
+    UNSTABLE_SCALE,
     GoSession,
     Output,
     ProtocolError,
@@ -240,3 +244,28 @@ def test_a_session_aims_before_its_hard_limit_and_reports_its_lateness() -> None
     thread.start(GoSession(Reply(Output(io.StringIO()), "x"), None), lambda s: None)
     assert punctuality.estimate == pytest.approx(0.2 * LATENESS_DECAY)  # early: decayed
     thread.wait()
+
+
+def test_the_soft_limit_grows_while_the_best_move_changes_and_shrinks_when_it_stays() -> None:
+    reply, _ = _reply()
+    start = time.perf_counter()
+    session = GoSession(reply, TimePlan(0.1, 10.0), received=start)
+
+    def soft() -> float:
+        assert session._soft_at is not None
+        return session._soft_at - start
+
+    session.observe("7g7f", 50)
+    assert soft() == pytest.approx(0.1)
+    session.observe("2g2f", 50)  # a new best move
+    assert soft() == pytest.approx(0.1 * UNSTABLE_SCALE)
+    for _ in range(STABLE_ITERATIONS - 1):
+        session.observe("2g2f", 50)
+    assert soft() == pytest.approx(0.1 * STABLE_SCALE)
+    session.observe("2g2f", -100)  # same move, but the score fell
+    assert soft() == pytest.approx(0.1 * STABLE_SCALE * DROP_SCALE)
+    session.observe("5g5f", -100)
+    assert soft() == pytest.approx(0.1 * UNSTABLE_SCALE)
+    assert session.aim is not None and session._soft_at is not None
+    assert session._soft_at <= session.aim  # never past the hard limit
+    session.stop()

@@ -15,6 +15,7 @@ import chess
 
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.memory import entries_for
+from sakiyomi.protocols.report import closing_info
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchInfo, SearchStats
@@ -66,6 +67,9 @@ def think(
         last = info
         if on_info is not None:
             on_info(info)
+    closing = closing_info(last, searcher)
+    if closing is not None and on_info is not None:
+        on_info(closing)
     if last is not None and last.pv:
         return last.pv[0], last
     moves = game.legal_moves()

@@ -49,6 +49,13 @@ SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits
 BASE_LEAD = WATCHDOG_GRACE  # the aim is at least this much before the hard limit
 LATENESS_DECAY = 0.95  # per answer: how fast the lateness estimate forgets a slow period
 MAX_LEAD_SHARE = 0.5  # the aim never moves earlier than half of the hard limit
+# How much of the plan's soft limit a move uses, from how its iterations went (the soft
+# limit only decides whether a new iteration starts; the hard limit never moves):
+UNSTABLE_SCALE = 1.6  # the best move changed in the last iteration: look deeper
+DROP_SCALE = 1.4  # the score fell by DROP_CP or more since the previous iteration
+DROP_CP = 30
+STABLE_SCALE = 0.6  # the same best move for STABLE_ITERATIONS iterations in a row
+STABLE_ITERATIONS = 4
 # Commands after which GUIs wait for the engine, off the clock: the time to collect garbage.
 HOUSEKEEPING_COMMANDS = frozenset({"isready", "ucinewgame", "usinewgame"})
 _SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
@@ -222,7 +229,9 @@ class GoSession:
 
     The clock starts at once, or at ``ponderhit`` for a ``go ponder`` (``clock_running=False``):
     then the aim is set (the hard limit minus the ``Punctuality`` lead), the signal gets it as
-    its deadline, the soft deadline is set and the watchdog is armed just after the aim.
+    its deadline, the soft deadline is set and the watchdog is armed just after the aim.  The
+    engine reports each completed iteration (``observe``), which moves the soft deadline:
+    later while the best move changes or the score falls, earlier when one move stays best.
     """
 
     def __init__(self, reply: Reply, plan: TimePlan | None, *, nodes: int | None = None,
@@ -235,6 +244,10 @@ class GoSession:
         self.aim: float | None = None  # perf_counter() time the answer is aimed at
         self._punctuality = punctuality
         self._soft_at: float | None = None
+        self._started: float | None = None
+        self._best: str | None = None
+        self._value = 0
+        self._same = 0  # iterations in a row with the same best move
         if clock_running:
             self.start_clock(received)
 
@@ -251,8 +264,26 @@ class GoSession:
         start = now if received is None else min(received, now)
         self.aim = start + hard - lead
         self.signal.deadline = self.aim
+        self._started = start
         self._soft_at = min(start + self.plan.soft, self.aim)
         self.reply.arm(self.aim - now + WATCHDOG_GRACE)
+
+    def observe(self, best: str, value: int) -> None:
+        """An iteration completed with ``best`` as its move and ``value`` (centipawns, from
+        the side to move): spend more of the soft limit when the best move changed or the
+        score fell, less when one move has stayed best for several iterations.
+        """
+        changed = self._best is not None and best != self._best
+        dropped = self._best is not None and self._value - value >= DROP_CP
+        self._same = 1 if best != self._best else self._same + 1
+        self._best, self._value = best, value
+        if self.plan is None or self._started is None or self.aim is None:
+            return
+        scale = UNSTABLE_SCALE if changed else (
+            STABLE_SCALE if self._same >= STABLE_ITERATIONS else 1.0)
+        if dropped:
+            scale *= DROP_SCALE
+        self._soft_at = min(self._started + self.plan.soft * scale, self.aim)
 
     def past_soft(self) -> bool:
         """True once no new iteration should start."""

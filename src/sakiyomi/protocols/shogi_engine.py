@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.protocols.engine_loop import GoSession
 from sakiyomi.protocols.memory import entries_for
-from sakiyomi.protocols.report import info_line
+from sakiyomi.protocols.report import closing_info, info_line
 from sakiyomi.search.dfpn import MateResult, solve_mate
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
@@ -75,7 +75,10 @@ def think(game: ShogiGame, session: GoSession, options: Options,
     if game.can_declare():
         reply.update("win")
         return
-    mate = mate_probe(game, session, options.mate_probe_nodes)
+    budget = session.signal.node_limit
+    probe_nodes = options.mate_probe_nodes if budget is None else min(
+        options.mate_probe_nodes, budget // 5)  # go nodes N: the probe's nodes count too
+    mate, probe_spent = mate_probe(game, session, probe_nodes)
     if mate is not None:
         reply.info(mate_info_line(game, mate))
         reply.update(game.move_to_text(mate.moves[0]))
@@ -85,12 +88,19 @@ def think(game: ShogiGame, session: GoSession, options: Options,
                           null_move=switch["NullMove"], lmr=switch["LMR"],
                           futility=switch["Futility"])
     searcher: Searcher[int] = Searcher(game, config, tt=tt, stop=session.signal)
+    searcher.stats.nodes = probe_spent  # the probe's nodes count: in reports and in go nodes
+    last = None
     for info in iterative_deepening(searcher, Limits(depth=depth),
                                     aspiration_delta=ASPIRATION_DELTA,
                                     past_soft=session.past_soft):
+        last = info
         reply.info(info_line(info, [game.move_to_text(m) for m in info.pv], "usi"))
         if info.pv:
             reply.update(game.move_to_text(info.pv[0]))
+            session.observe(game.move_to_text(info.pv[0]), info.value)
+    closing = closing_info(last, searcher)
+    if closing is not None:
+        reply.info(info_line(closing, [game.move_to_text(m) for m in closing.pv], "usi"))
 
 
 def mate_likely(game: ShogiGame) -> bool:
@@ -103,18 +113,19 @@ def mate_likely(game: ShogiGame) -> bool:
     return checks >= PROBE_CHECKS or game.king_open(game.board.turn ^ 1) >= PROBE_OPEN
 
 
-def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[int] | None:
+def mate_probe(game: ShogiGame, session: GoSession, nodes: int
+               ) -> tuple[MateResult[int] | None, int]:
     """A short df-pn run when a mate is likely (``nodes``, a fifth of the time left at most):
-    a mate it finds is played at once (the search would find it later).  None when it found
-    none or did not look.
+    a mate it finds is played at once (the search would find it later).  The mate (None when
+    it found none or did not look) and the nodes it spent.
     """
     if nodes <= 0 or not mate_likely(game):
-        return None
+        return None, 0
     left = session.hard_left()
     probe = StopSignal(nodes=nodes, seconds=None if left is None else left * MATE_PROBE_SHARE)
     probe.event = session.signal.event
     result = solve_mate(game.for_mate_search(), stop=probe, short_first=5, shortest=False)
-    return result if result.status == "mate" else None
+    return (result if result.status == "mate" else None), result.nodes
 
 
 def mate_search(game: ShogiGame, session: GoSession) -> None:

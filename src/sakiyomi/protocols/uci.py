@@ -228,6 +228,7 @@ class UciHandler:
             reply.info(info_line(info, [m.uci() for m in info.pv], "uci", multipv=1))
             if info.pv:
                 reply.update(info.pv[0].uci(), info.pv[1].uci() if len(info.pv) > 1 else None)
+                session.observe(info.pv[0].uci(), info.value)
 
         best, _ = think(board, limits, session.signal, tt=self.tt,
                         past_soft=session.past_soft, on_info=report)

@@ -77,7 +77,7 @@ class DfPn(Generic[M]):
         self.nodes = 0
         self._check_every = check_every
         self.max_entries = max_entries
-        self._next_poll = check_every
+        self._next_poll = 1  # the first node polls (and sets the next poll)
         self._attacker: Player = game.to_move
         self._tables: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
         self._path: set[int] = set()
@@ -164,6 +164,9 @@ class DfPn(Generic[M]):
 
     def _poll(self) -> None:
         self._next_poll = self.nodes + self._check_every
+        limit = self.stop.node_limit
+        if limit is not None and self.nodes < limit < self._next_poll:
+            self._next_poll = limit  # a node budget is met exactly
         if self.stop.should_stop(self.nodes):
             raise SearchAborted
         for table in self._tables.values():
