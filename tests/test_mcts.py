@@ -195,9 +195,10 @@ def test_a_fixed_seed_gives_the_same_search(position: tuple[str, str], engine: s
 PLAYOUTS = """
 import numpy as np
 from sakiyomi.compiled.template import build
+from sakiyomi.games.othello.game import KERNEL_PARAMS
 for name, params, words in [
         ("sakiyomi.games.connect4.kernels", {"WIDTH": 7, "HEIGHT": 6}, (0, 0, 0)),
-        ("sakiyomi.games.othello.kernels", {}, (0x810000000, 0x1008000000))]:
+        ("sakiyomi.games.othello.kernels", dict(KERNEL_PARAMS), (0x810000000, 0x1008000000))]:
     module = build(name, params)
     state = module.make_state(*words)
     rng = np.array([12345], dtype=np.uint64)
