@@ -28,6 +28,7 @@ CHESS_CONFIG = SearchConfig(
     null_move=True,
     lmr=True,
     futility=True,
+    mate_distance=True,
 )
 ASPIRATION_DELTA = 40  # centipawns around the previous iteration's value
 # Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int

@@ -32,7 +32,17 @@ from sakiyomi.game import (
 )
 from sakiyomi.ordering import MoveOrderer
 from sakiyomi.repetition import PathHistory
-from sakiyomi.score import INF, MAX_PLY, SOLVED, from_tt, is_decisive, is_win, to_tt
+from sakiyomi.score import (
+    INF,
+    MAX_PLY,
+    SOLVED,
+    from_tt,
+    is_decisive,
+    is_win,
+    loss_in,
+    to_tt,
+    win_in,
+)
 from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
 from sakiyomi.search.leaf import terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
@@ -80,6 +90,10 @@ class SearchConfig:
     lmr_min_moves: int = 3  # the first moves searched are never reduced
     futility: bool = False  # TacticalMoves + Checks: skip quiet moves that cannot reach alpha
     futility_margins: tuple[int, ...] = (0, 200, 450)  # by remaining depth; beyond: no pruning
+    # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
+    # this ply can still score (lost here at worst, winning next ply at best).  Off by
+    # default: it only moves node counts in games decided by win/loss distances.
+    mate_distance: bool = False
 
 
 class Searcher(Generic[M]):
@@ -245,6 +259,16 @@ class Searcher(Generic[M]):
         # 1b. Game knowledge (SearchShortcuts) below the root: a value without search, or a
         # narrower window.  The PV-node test keeps the caller's window.
         pv_node = beta - alpha > 1
+        if self.config.mate_distance and ply > 0:
+            lo, hi = loss_in(ply), win_in(ply + 1)
+            if lo >= beta or hi <= alpha:
+                stats.leaves += 1
+                value = lo if lo >= beta else hi
+                if tracing:
+                    tracer.leave(ply, value, Bound.EXACT)
+                return value
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
         shortcuts = self._shortcuts
         if shortcuts is not None and ply > 0:
             lo, hi = shortcuts.value_bounds(ply)

@@ -1,0 +1,95 @@
+"""Endgame knowledge for the chess evaluation: won endings get a way to the mate, drawn ones
+lose their false advantage.
+
+Piece-square tables alone cannot convert K+R vs K: every square of the rook is worth about the
+same, so a few plies of search see no progress and the 50-move rule ends the game.  With the
+pawnless side lost, ``endgame_value`` replaces the kings' table values by a *mop-up* gradient
+the search can climb (the idea is old and common; the weights are ours):
+
+* the lone king's distance from the centre (to the edge), and for bishop endings its distance
+  from the right corner (K+B+N mates only in a corner of the bishop's colour; K+B+B in any);
+* the strong king's closeness to it (the mates need the king's help);
+* a bonus for the stronger side's material advantage stays, so trading down stays attractive.
+
+Material the stronger side cannot win with (no pawns and less than a rook's worth more than the
+other side, or just two knights) is scaled down towards a draw, so the search does not
+believe in K+R vs K+B or K+N+N vs K.
+
+All of it is computed from the side to move and is colour-symmetric: a position and its colour
+mirror get the same value.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from sakiyomi.games.chess_pst import EG_TABLES, EG_VALUE
+
+ENDGAME_PHASE = 8  # game phase (N/B 1, R 2, Q 4) at or below which this module is asked
+WINNING_EDGE = 400  # centipawns of non-pawn material the stronger side needs to force a mate
+DRAWISH_SCALE = 8  # drawish material: the value is divided by this
+EDGE_WEIGHT = 20  # per step of the lone king from the centre
+CORNER_WEIGHT = 12  # per step of the lone king towards the right corner (bishop endings)
+KING_WEIGHT = 10  # per step the strong king is closer (Chebyshev distance)
+MOP_UP_BASE = 100  # a won pawnless ending is worth this much more than its material
+
+_POPCOUNT = chess.popcount
+_PIECE_VALUE = (0, 0, *EG_VALUE[1:5])  # by piece type; pawns counted apart
+_CENTRE = [max(3 - chess.square_file(sq), chess.square_file(sq) - 4)
+           + max(3 - chess.square_rank(sq), chess.square_rank(sq) - 4) for sq in range(64)]
+_DARK_CORNERS = (chess.A1, chess.H8)
+_LIGHT_CORNERS = (chess.A8, chess.H1)
+_ALL_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+# The kings' endgame table values (White's view, a1 = 0), taken out when mop-up takes over.
+_KING_EG = [EG_TABLES[5][sq ^ 56] for sq in range(64)]
+
+
+def _corner_distance(square: int, corners: tuple[int, ...]) -> int:
+    return min(chess.square_distance(square, corner) for corner in corners)
+
+
+def _pieces_value(board: chess.Board, color: chess.Color) -> int:
+    own = board.occupied_co[color]
+    return (_PIECE_VALUE[chess.KNIGHT] * _POPCOUNT(board.knights & own)
+            + _PIECE_VALUE[chess.BISHOP] * _POPCOUNT(board.bishops & own)
+            + _PIECE_VALUE[chess.ROOK] * _POPCOUNT(board.rooks & own)
+            + _PIECE_VALUE[chess.QUEEN] * _POPCOUNT(board.queens & own))
+
+
+def endgame_value(board: chess.Board, value: int) -> int:
+    """``value`` (centipawns, side to move) corrected by the endgame rules above; unchanged
+    when none applies (either side has pawns enough to play for, or material is level).
+    """
+    turn = board.turn
+    strong = turn if value >= 0 else not turn
+    weak = not strong
+    if board.pawns & board.occupied_co[strong]:
+        return value  # the stronger side plays for promotion: the tables know about that
+    edge = _pieces_value(board, strong) - _pieces_value(board, weak)
+    strong_pieces = board.occupied_co[strong] & ~board.kings
+    only_knights = strong_pieces == board.knights & strong_pieces
+    if edge < WINNING_EDGE or (only_knights and _POPCOUNT(strong_pieces) <= 2):
+        return value // DRAWISH_SCALE if value >= 0 else -(-value // DRAWISH_SCALE)
+    if board.pawns & board.occupied_co[weak]:
+        return value
+    weak_king = board.king(weak)
+    strong_king = board.king(strong)
+    if weak_king is None or strong_king is None:
+        return value
+    bonus = MOP_UP_BASE + EDGE_WEIGHT * _CENTRE[weak_king] + KING_WEIGHT * (
+        7 - chess.square_distance(weak_king, strong_king))
+    if not board.occupied_co[strong] & (board.rooks | board.queens):
+        bishops = board.bishops & board.occupied_co[strong]
+        corners: tuple[int, ...]
+        if bishops & chess.BB_DARK_SQUARES and not bishops & chess.BB_LIGHT_SQUARES:
+            corners = _DARK_CORNERS
+        elif bishops & chess.BB_LIGHT_SQUARES and not bishops & chess.BB_DARK_SQUARES:
+            corners = _LIGHT_CORNERS
+        else:
+            corners = _ALL_CORNERS
+        bonus += CORNER_WEIGHT * (7 - _corner_distance(weak_king, corners))
+    # The kings' table values pull both kings to the centre: mop-up replaces them.
+    white_king, black_king = (strong_king, weak_king) if strong else (weak_king, strong_king)
+    tables = _KING_EG[white_king] - _KING_EG[black_king ^ 56]
+    bonus -= tables if strong else -tables
+    return value + bonus if strong == turn else value - bonus
