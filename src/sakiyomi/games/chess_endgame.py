@@ -21,6 +21,8 @@ mirror get the same value.
 
 from __future__ import annotations
 
+import random
+
 import chess
 
 from sakiyomi.games.chess_pst import EG_TABLES, EG_VALUE
@@ -93,3 +95,26 @@ def endgame_value(board: chess.Board, value: int) -> int:
     tables = _KING_EG[white_king] - _KING_EG[black_king ^ 56]
     bonus -= tables if strong else -tables
     return value + bonus if strong == turn else value - bonus
+
+
+def random_ending(pieces: str, rng: random.Random) -> chess.Board:
+    """A random legal position, White to move and not yet over, where White has a king and
+    ``pieces`` (letters ``QRBN``, e.g. ``"BB"``) and Black a bare king: the starts of the
+    endings bench and tests.  Two bishops stand on squares of different colours.
+    """
+    types = [chess.PIECE_SYMBOLS.index(letter.lower()) for letter in pieces]
+    if not types or 0 in types or chess.KING in types:
+        raise ValueError(f"pieces must be letters of QRBN, got {pieces!r}")
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(chess.SQUARES, 2 + len(types))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square, piece_type in zip(squares[2:], types, strict=True):
+            board.set_piece_at(square, chess.Piece(piece_type, chess.WHITE))
+        bishops = board.bishops
+        if _POPCOUNT(bishops) == 2 and not (bishops & chess.BB_DARK_SQUARES
+                                            and bishops & chess.BB_LIGHT_SQUARES):
+            continue
+        if board.is_valid() and board.outcome() is None:
+            return board
