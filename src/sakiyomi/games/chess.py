@@ -36,6 +36,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
+from sakiyomi.games.chess_see import see
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -254,7 +255,9 @@ class ChessGame:
         return check
 
     def noisy_moves(self) -> Sequence[chess.Move]:
-        """Captures (not losing ones, by a cheap exchange test) and queen promotions."""
+        """Captures that do not lose material (static exchange evaluation, ``chess_see``) and
+        queen promotions.
+        """
         b = self.board
         them = not b.turn
         moves: list[chess.Move] = []
@@ -264,7 +267,8 @@ class ChessGame:
             to = move.to_square
             victim = b.piece_type_at(to) or _PAWN
             attacker = b.piece_type_at(move.from_square) or _PAWN
-            if _ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to):
+            if (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to)
+                    and see(b, move) < 0):
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
         rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
@@ -276,8 +280,8 @@ class ChessGame:
         return moves
 
     def move_hints(self, moves: Sequence[chess.Move]) -> Sequence[int]:
-        """MVV-LVA for captures, queen promotions high; captures that likely lose material
-        (a bigger attacker on a defended square) rank below quiet moves.
+        """MVV-LVA for captures, queen promotions high; captures that lose material by static
+        exchange evaluation rank below quiet moves.
         """
         b = self.board
         them = not b.turn
@@ -289,7 +293,7 @@ class ChessGame:
             if occ_them & _BB[to]:
                 victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
                 attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-                if attacker > victim and b.is_attacked_by(them, to):
+                if attacker > victim and b.is_attacked_by(them, to) and see(b, move) < 0:
                     hint = -1
                 else:
                     hint = 100 + 10 * victim - attacker

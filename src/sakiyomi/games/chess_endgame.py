@@ -9,6 +9,11 @@ the search can climb (the idea is old and common; the weights are ours):
 * the lone king's distance from the centre (to the edge), and for bishop endings its distance
   from the right corner (K+B+N mates only in a corner of the bishop's colour; K+B+B in any);
 * the strong king's closeness to it (the mates need the king's help);
+* the squares next to the lone king it cannot step to (the net closing: a gradient where the
+  edge distance alone stays flat, as for K+B+B when the king runs along the edge);
+* with a rook or queen, the size of the box its file and rank fence the lone king into (the
+  K+R plan: checks and waiting moves shrink the box; without it a shallow search shuffles
+  while the king stays in the centre);
 * a bonus for the stronger side's material advantage stays, so trading down stays attractive.
 
 Material the stronger side cannot win with (no pawns and less than a rook's worth more than the
@@ -33,9 +38,12 @@ DRAWISH_SCALE = 8  # drawish material: the value is divided by this
 EDGE_WEIGHT = 20  # per step of the lone king from the centre
 CORNER_WEIGHT = 12  # per step of the lone king towards the right corner (bishop endings)
 KING_WEIGHT = 10  # per step the strong king is closer (Chebyshev distance)
+ROOM_WEIGHT = 12  # per square next to the lone king that it cannot move to
+BOX_WEIGHT = 3  # per square less in the box a rook or queen keeps the lone king in
 MOP_UP_BASE = 100  # a won pawnless ending is worth this much more than its material
 
 _POPCOUNT = chess.popcount
+_BB = chess.BB_SQUARES
 _PIECE_VALUE = (0, 0, *EG_VALUE[1:5])  # by piece type; pawns counted apart
 _CENTRE = [max(3 - chess.square_file(sq), chess.square_file(sq) - 4)
            + max(3 - chess.square_rank(sq), chess.square_rank(sq) - 4) for sq in range(64)]
@@ -56,6 +64,32 @@ def _pieces_value(board: chess.Board, color: chess.Color) -> int:
             + _PIECE_VALUE[chess.BISHOP] * _POPCOUNT(board.bishops & own)
             + _PIECE_VALUE[chess.ROOK] * _POPCOUNT(board.rooks & own)
             + _PIECE_VALUE[chess.QUEEN] * _POPCOUNT(board.queens & own))
+
+
+def _room(board: chess.Board, king: int, strong: chess.Color) -> int:
+    """Squares next to ``king`` it could step to: not its own pieces' and not attacked by
+    ``strong`` (sliders seen through the king's own square, as after the step).
+    """
+    occupied = board.occupied ^ _BB[king]
+    room = 0
+    for square in chess.scan_forward(chess.BB_KING_ATTACKS[king] & ~board.occupied_co[not strong]):
+        if not board.attackers_mask(strong, square, occupied):
+            room += 1
+    return room
+
+
+def _box(board: chess.Board, king: int, fences: int) -> int:
+    """The smallest box (files × ranks) that the file and rank of one of the ``fences``
+    (rooks and queens) keep ``king`` in; 64 without fences.
+    """
+    king_file, king_rank = chess.square_file(king), chess.square_rank(king)
+    smallest = 64
+    for square in chess.scan_forward(fences):
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        width = 8 if file == king_file else 7 - file if king_file > file else file
+        height = 8 if rank == king_rank else 7 - rank if king_rank > rank else rank
+        smallest = min(smallest, width * height)
+    return smallest
 
 
 def endgame_value(board: chess.Board, value: int) -> int:
@@ -79,8 +113,12 @@ def endgame_value(board: chess.Board, value: int) -> int:
     if weak_king is None or strong_king is None:
         return value
     bonus = MOP_UP_BASE + EDGE_WEIGHT * _CENTRE[weak_king] + KING_WEIGHT * (
-        7 - chess.square_distance(weak_king, strong_king))
-    if not board.occupied_co[strong] & (board.rooks | board.queens):
+        7 - chess.square_distance(weak_king, strong_king)) + ROOM_WEIGHT * (
+        8 - _room(board, weak_king, strong))
+    fences = board.occupied_co[strong] & (board.rooks | board.queens)
+    if fences:
+        bonus += BOX_WEIGHT * (64 - _box(board, weak_king, fences))
+    else:
         bishops = board.bishops & board.occupied_co[strong]
         corners: tuple[int, ...]
         if bishops & chess.BB_DARK_SQUARES and not bishops & chess.BB_LIGHT_SQUARES:
