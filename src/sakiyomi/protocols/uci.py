@@ -20,7 +20,13 @@ import chess
 
 from sakiyomi.game import GameError
 from sakiyomi.games.chess import parse_board
-from sakiyomi.protocols.chess_engine import PvLine, table_for, think, think_multipv
+from sakiyomi.protocols.chess_engine import (
+    PvLine,
+    first_choice,
+    table_for,
+    think,
+    think_multipv,
+)
 from sakiyomi.protocols.engine_loop import (
     GoSession,
     Output,
@@ -188,8 +194,8 @@ class UciHandler:
             plan = go.plan(board.turn == chess.WHITE, self.overhead)
         limits = Limits(depth=depth, nodes=go.nodes)
         self._bounded = plan is not None or depth is not None or go.nodes is not None
-        moves = list(board.generate_legal_moves())
-        reply = Reply(self.out, moves[0].uci() if moves else "0000",
+        first = first_choice(board, self.tt)  # sent if even depth 1 is not done in time
+        reply = Reply(self.out, first.uci() if first is not None else "0000",
                       held=go.infinite or go.ponder)
         session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
                             punctuality=self.thread.punctuality)
