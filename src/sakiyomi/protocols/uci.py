@@ -194,8 +194,8 @@ class UciHandler:
             plan = go.plan(board.turn == chess.WHITE, self.overhead)
         limits = Limits(depth=depth, nodes=go.nodes)
         self._bounded = plan is not None or depth is not None or go.nodes is not None
-        first = first_choice(board, self.tt)  # sent if even depth 1 is not done in time
-        reply = Reply(self.out, first.uci() if first is not None else "0000",
+        moves = list(board.generate_legal_moves())
+        reply = Reply(self.out, moves[0].uci() if moves else "0000",
                       held=go.infinite or go.ponder)
         session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
                             punctuality=self.thread.punctuality)
@@ -227,6 +227,12 @@ class UciHandler:
             reply.info(info_line(info, [m.uci() for m in info.pv], "uci", multipv=1))
             if info.pv:
                 reply.update(info.pv[0].uci(), info.pv[1].uci() if len(info.pv) > 1 else None)
+
+        # Sent if even depth 1 is not done in time (a loaded machine): not the generator's
+        # first move.  Computed here, on the session's clock (about a millisecond of CPU).
+        first = first_choice(board, self.tt)
+        if first is not None:
+            reply.update(first.uci())
 
         best, _ = think(board, limits, session.signal, tt=self.tt,
                         past_soft=session.past_soft, on_info=report)
