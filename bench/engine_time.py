@@ -10,19 +10,26 @@ to reading ``bestmove`` (pipes included):
    engine's own time plan for that clock (``GoParams.plan``, computed here from the same go
    line and the engine's overhead); a time loss is a move longer than the clock had left.
 
+3. ``--games N``: N games at 1 s + 0.1 s per side against another engine (Stockfish for UCI,
+   Fairy-Stockfish for USI, from Debian's packages, installed with apt when missing), colours
+   alternating, the clocks kept here as a GUI keeps them (from writing ``go`` to reading
+   ``bestmove``): time losses of each side, and our overruns past our own hard limit.  Games
+   are cut (not scored) after ``MAX_PLIES``; only the clock matters here.
+
 Both engines run with a 50 ms overhead setting (UCI ``Move Overhead``, USI ``ByoyomiMargin``)
 so their limits are alike.  The anchor is the limit itself: one JSON line per engine and mode
 with moves, max / p50 / p99 overrun, moves more than 50 ms over, time losses, and the load
 (``uptime``) before and after.  Goal (issue 11): no move more than 50 ms over.
 
 Run from the repository root: ``python -m bench.engine_time [--moves 300] [--engines uci usi]
-[--busy 2]``.
+[--busy 2] [--games 100]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -164,15 +171,101 @@ def run_clock(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]
     return summary(engine, "clock 2s+0.1s", elapsed, limits, losses, load)
 
 
+OPPONENTS = {"uci": "stockfish", "usi": "fairy-stockfish"}
+# The opponents keep a wide margin (Move Overhead 400 ms): on a loaded machine their default
+# (10-30 ms) lost most games on time within 15 moves, which would end games before our clock
+# is low.  Only our losses are the measurement.
+OPPONENT_OPTIONS = {"uci": ["Threads 1", "Hash 16", "UCI_LimitStrength true", "UCI_Elo 1500",
+                            "Move Overhead 400"],
+                    "usi": ["Threads 1", "Hash 16", "Move Overhead 400"]}
+
+
+def opponent_command(engine: str) -> list[str]:
+    """The opponent engine's command, installing its Debian package when it is missing."""
+    name = OPPONENTS[engine]
+    path = shutil.which(name) or shutil.which(f"/usr/games/{name}")
+    if path is None:
+        subprocess.run(["apt-get", "install", "-y", "-q", name], check=False,
+                       capture_output=True)
+        path = shutil.which(name) or shutil.which(f"/usr/games/{name}")
+    if path is None:
+        raise SystemExit(f"{name} is not installed and apt-get could not install it")
+    return [path]
+
+
+def start(command: list[str], engine: str, options: list[str]) -> EngineProcess:
+    process = EngineProcess(command)
+    hello, ok = HELLO[engine]
+    process.send(hello)
+    process.until(ok, timeout=60)
+    for option in options:
+        name, value = option.rsplit(" ", 1)
+        process.send(f"setoption name {name} value {value}")
+    process.send("isready")
+    process.until("readyok", timeout=60)
+    return process
+
+
+def run_games(engine: str, games: int) -> dict[str, Any]:
+    """``games`` games at 1 s + 0.1 s against the opponent engine (module docstring, 3)."""
+    load = uptime()
+    ours = start(COMMANDS[engine], engine, [f"{OVERHEAD_OPTION[engine]} {OVERHEAD_MS}"])
+    theirs = start(opponent_command(engine), engine, OPPONENT_OPTIONS[engine])
+    elapsed: list[float] = []
+    limits: list[float] = []
+    losses = {"ours": 0, "theirs": 0}
+    try:
+        for number in range(games):
+            ours_white = number % 2 == 0
+            game, clock = SelfPlay(engine), {True: 1.0, False: 1.0}
+            for process in (ours, theirs):
+                process.send("ucinewgame" if engine == "uci" else "usinewgame")
+                process.send("isready")
+                process.until("readyok", timeout=60)
+            while True:
+                white = game.white
+                mine = white == ours_white
+                first, second = ("wtime", "btime") if engine == "uci" else ("btime", "wtime")
+                values = {"wtime": int(clock[True] * 1000), "btime": int(clock[False] * 1000)}
+                go = (f"go {first} {values[first]} {second} {values[second]} "
+                      "winc 100 binc 100")
+                seconds, answer = timed_go(ours if mine else theirs, game.position(), go)
+                if mine:
+                    plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
+                        white, OVERHEAD_MS / 1000)
+                    assert plan is not None
+                    elapsed.append(seconds)
+                    limits.append(plan.hard)
+                clock[white] -= seconds
+                if clock[white] < 0:
+                    losses["ours" if mine else "theirs"] += 1
+                    break
+                clock[white] += 0.1
+                if not game.play(answer):
+                    break
+    finally:
+        ours.close()
+        theirs.close()
+    record = summary(engine, f"{games} games at 1s+0.1s vs {OPPONENTS[engine]}", elapsed,
+                     limits, losses["ours"], load)
+    record["opponent_time_losses"] = losses["theirs"]
+    return record
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--engines", nargs="+", default=["uci", "usi"], choices=list(COMMANDS))
     parser.add_argument("--busy", type=int, default=2, help="busy-loop processes to start")
+    parser.add_argument("--games", type=int, default=0,
+                        help="play this many games against another engine instead")
     args = parser.parse_args()
     emit({"bench": "engine_time", "uptime": uptime(), "busy_processes": args.busy})
     with busy_load(args.busy):
         for engine in args.engines:
+            if args.games:
+                emit(run_games(engine, args.games))
+                continue
             process = EngineProcess(COMMANDS[engine])
             try:
                 hello, ok = HELLO[engine]

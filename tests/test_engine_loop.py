@@ -15,9 +15,13 @@ import pytest
 
 from sakiyomi.protocols.engine_loop import (
     BASE_LEAD,
+    DROP_SCALE,
     LATENESS_DECAY,
     MAX_LEAD_SHARE,
     MAX_LINE_BYTES,
+    STABLE_ITERATIONS,
+    STABLE_SCALE,
+    UNSTABLE_SCALE,
     GoSession,
     Output,
     ProtocolError,
@@ -155,8 +159,17 @@ class _Echo:
     def __init__(self, output: Output) -> None:
         self.out = output
         self.stopped = False
+        self.arrivals: list[tuple[float, float]] = []  # (received, handled)
 
-    def handle(self, line: str) -> bool:
+    @property
+    def searching(self) -> bool:
+        return False
+
+    def handle(self, line: str, received: float | None = None) -> bool:
+        assert received is not None
+        self.arrivals.append((received, time.perf_counter()))
+        if line == "slow":
+            time.sleep(0.05)  # like a long 'position' line: the next line waits behind it
         if line == "quit":
             return False
         if line == "bad":
@@ -181,6 +194,25 @@ def test_serve_reports_errors_and_goes_on() -> None:
         "info string internal error on 'bug': ZeroDivisionError: oops", "echo \ufffd(b",
     ]
     assert handler.stopped
+
+
+def test_lines_are_stamped_when_they_arrive_not_when_they_are_handled() -> None:
+    output = Output(io.StringIO())
+    handler = _Echo(output)
+    assert serve(handler, output, io.BytesIO(b"slow\ngo\nquit\n")) == 0
+    (slow_in, slow_at), (go_in, go_at), _ = handler.arrivals
+    assert slow_in <= slow_at and go_in <= go_at
+    assert go_at - go_in >= 0.04  # 'go' arrived while 'slow' was handled, and says so
+
+
+def test_the_clock_of_a_go_runs_from_its_arrival() -> None:
+    reply, _ = _reply()
+    arrived = time.perf_counter() - 0.05  # the line came 50 ms ago
+    session = GoSession(reply, TimePlan(0.1, 0.2), received=arrived)
+    assert session.aim is not None and abs(session.aim - (arrived + 0.2)) < 1e-9
+    left = session.hard_left()
+    assert left is not None and left < 0.2 - 0.04
+    session.stop()
 
 
 def test_punctuality_aims_earlier_after_late_answers_and_forgets_slowly() -> None:
@@ -212,3 +244,28 @@ def test_a_session_aims_before_its_hard_limit_and_reports_its_lateness() -> None
     thread.start(GoSession(Reply(Output(io.StringIO()), "x"), None), lambda s: None)
     assert punctuality.estimate == pytest.approx(0.2 * LATENESS_DECAY)  # early: decayed
     thread.wait()
+
+
+def test_the_soft_limit_grows_while_the_best_move_changes_and_shrinks_when_it_stays() -> None:
+    reply, _ = _reply()
+    start = time.perf_counter()
+    session = GoSession(reply, TimePlan(0.1, 10.0), received=start)
+
+    def soft() -> float:
+        assert session._soft_at is not None
+        return session._soft_at - start
+
+    session.observe("7g7f", 50)
+    assert soft() == pytest.approx(0.1)
+    session.observe("2g2f", 50)  # a new best move
+    assert soft() == pytest.approx(0.1 * UNSTABLE_SCALE)
+    for _ in range(STABLE_ITERATIONS - 1):
+        session.observe("2g2f", 50)
+    assert soft() == pytest.approx(0.1 * STABLE_SCALE)
+    session.observe("2g2f", -100)  # same move, but the score fell
+    assert soft() == pytest.approx(0.1 * STABLE_SCALE * DROP_SCALE)
+    session.observe("5g5f", -100)
+    assert soft() == pytest.approx(0.1 * UNSTABLE_SCALE)
+    assert session.aim is not None and session._soft_at is not None
+    assert session._soft_at <= session.aim  # never past the hard limit
+    session.stop()

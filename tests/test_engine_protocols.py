@@ -72,3 +72,18 @@ def test_hostile_lines_get_clear_answers(engine: tuple[str, EngineProcess]) -> N
     assert process.wait_for("bestmove", 30) is not None
     process.send("isready")
     assert process.wait_for("readyok", 10) == "readyok"
+
+
+@pytest.mark.parametrize("budget", [700, 3000])
+def test_go_nodes_spends_its_whole_budget_and_never_more(
+        engine: tuple[str, EngineProcess], budget: int) -> None:
+    name, process = engine
+    moves = "e2e4 e7e5 g1f3" if name == "uci" else "7g7f 3c3d 2g2f"
+    process.send(f"position startpos moves {moves}")
+    process.send(f"go nodes {budget}")
+    lines = process.until("bestmove", timeout=120)
+    counts = [int(line.split(" nodes ")[1].split()[0]) for line in lines
+              if line.startswith("info depth") and " nodes " in line]
+    assert counts, lines
+    assert 0.95 * budget <= counts[-1] <= budget, counts  # the last line counts the whole move
+    assert max(counts) <= budget, counts

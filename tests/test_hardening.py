@@ -246,3 +246,24 @@ def test_real_streams_survive_bad_bytes() -> None:
     out = subprocess.run(argv, capture_output=True, timeout=120, check=False)
     assert out.returncode == 2 and len(out.stderr.splitlines()) == 1
     assert b"Traceback" not in out.stderr
+
+
+def test_the_human_prompt_counts_many_moves_instead_of_listing_them() -> None:
+    from sakiyomi.agents import PROMPT_MOVES, HumanAgent
+    from sakiyomi.games.nim import Nim
+
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return "0:1"
+
+    small, big = Nim([2, 1]), Nim([500, 400])
+    agent: HumanAgent[tuple[int, int]] = HumanAgent(read, lambda _: None)
+    for game in (small, big):
+        agent.choose(game)
+    every = [small.move_to_text(m) for m in small.legal_moves()]
+    assert all(text in prompts[0] for text in every) and "in all" not in prompts[0]
+    assert "900 moves in all" in prompts[1]
+    assert prompts[1].count(",") == PROMPT_MOVES  # the first moves, then the count
+    assert len(prompts[1]) < 400

@@ -14,11 +14,12 @@ from sakiyomi.game import Outcome, Player
 from sakiyomi.games.tictactoe import TicTacToe
 from sakiyomi.search import textbook
 from sakiyomi.search.algorithms import NAMES, get
+from sakiyomi.search.dfpn import solve_mate
 from sakiyomi.search.drivers import run
 from sakiyomi.search.errors import GameMethodError
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.searcher import SearchConfig, Searcher
-from sakiyomi.search.solve import analyze, solve
+from sakiyomi.search.solve import analyze, move_values, solve
 from sakiyomi.search.validate import CheckedGame
 from sakiyomi.viz.trace import TraceCapError, TreeRecorder
 
@@ -133,6 +134,10 @@ def _solve(game: Any, depth: int) -> None:
     solve(game, searcher=Searcher(game, SearchConfig()))
 
 
+def _move_values(game: Any, depth: int) -> None:
+    move_values(Searcher(game, SearchConfig()), depth)
+
+
 def _registry(name: str) -> Callable[[Any, int], object]:
     return lambda game, depth: get(name).run(game, depth)
 
@@ -142,6 +147,7 @@ RUNNERS: dict[str, Callable[[Any, int], object]] = {
     "Searcher.search no tt/ordering": _searcher_no_tt,
     "drivers.run": _driver,
     "solve": _solve,
+    "move_values": _move_values,
     **{f"registry {name}": _registry(name) for name in NAMES},
 }
 
@@ -312,3 +318,22 @@ def test_perft_restores_and_names_the_line() -> None:
             count(game, 5)
         assert game.history == []
     assert perft(Faulty("none", []), 4) == 3024  # 9 * 8 * 7 * 6: nobody wins in 4 plies
+
+
+class FaultyMate(Faulty):
+    """``Faulty`` as a mate game for df-pn: every move counts as a check."""
+
+    def checking_moves(self) -> Sequence[int]:
+        return self.legal_moves()
+
+
+@pytest.mark.parametrize("method", ["key", "legal_moves", "play", "outcome"])
+def test_dfpn_restores_the_game_and_names_the_line(method: str) -> None:
+    game = FaultyMate(method, 3)  # the first position 3 plies deep that df-pn reaches
+    with pytest.raises(GameMethodError) as info:
+        solve_mate(game)
+    assert game.history == [], "the game must be back at the root"
+    err = info.value
+    assert err.method == method and isinstance(err.__cause__, Boom)
+    fired = game.fired_at[:-1] if method == "play" else game.fired_at
+    assert err.line == fired and len(game.fired_at) == 3

@@ -37,6 +37,20 @@ class Agent(Protocol[M]):
         ...
 
 
+PROMPT_MOVES = 20  # legal moves spelled out in the prompt; more are counted, not listed
+
+
+def shown_moves(game: Game[M], limit: int = PROMPT_MOVES) -> str:
+    """The legal moves for a prompt: all of them when few, else the first ``limit`` and a
+    count (a Nim heap or a Go board has too many to print every turn).
+    """
+    moves = game.legal_moves()
+    texts = [game.move_to_text(m) for m in moves[:limit]]
+    if len(moves) > limit:
+        texts.append(f"… {len(moves)} moves in all")
+    return ", ".join(texts)
+
+
 @dataclass
 class HumanAgent(Generic[M]):
     """Asks at a prompt until the text names a legal move; ``quit`` or Ctrl-D ends the game."""
@@ -47,7 +61,7 @@ class HumanAgent(Generic[M]):
 
     def choose(self, game: Game[M]) -> M:
         """Prompt, refusing malformed or illegal moves with the reason."""
-        legal = ", ".join(game.move_to_text(m) for m in game.legal_moves())
+        legal = shown_moves(game)
         while True:
             try:
                 text = self.read(f"your move ({legal}; quit to stop): ").strip()

@@ -16,6 +16,7 @@ import chess
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.games.chess_see import SEE_VALUE
 from sakiyomi.protocols.memory import entries_for
+from sakiyomi.protocols.report import closing_info
 from sakiyomi.score import INF
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
@@ -69,6 +70,9 @@ def think(
         last = info
         if on_info is not None:
             on_info(info)
+    closing = closing_info(last, searcher)
+    if closing is not None and on_info is not None:
+        on_info(closing)
     if last is not None and last.pv:
         return last.pv[0], last
     fallback = searcher.root_best_move

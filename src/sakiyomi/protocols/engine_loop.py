@@ -14,17 +14,26 @@ runs.  Three guarantees live here, once for both protocols:
   has not reached its next stop poll; a watchdog timer gives it at the hard time limit (plus
   ``WATCHDOG_GRACE``) if the search thread is late (a loaded machine, a long node); ``infinite``
   and ``ponder`` answers are held back until ``stop`` or ``ponderhit`` as the protocols require.
-- **Answers are on time under load** (``Punctuality``): on a busy machine a process waits for
-  a CPU, and a thread for the GIL, for tens of milliseconds, so an answer aimed at the hard
-  limit arrives after it.  The engine measures how late its answers were past their aim and
-  aims that much earlier next time (the estimate decays when the machine is quiet again); a
-  short GIL switch interval lets the watchdog and the reader take over from the search thread
-  quickly.
+- **Answers are on time under load**: a move's clock starts when its ``go`` line *arrived*
+  (a reader thread stamps every line as it comes in, so the time spent handling the
+  ``position`` line before it, or waiting for the GIL, is counted as the GUI counts it); the
+  cyclic garbage collector, whose full passes over a filled transposition table took 150–270 ms
+  on this machine under load (measured with ``gc.callbacks``), is switched off in the engine
+  process and run only while no search runs, before answering ``isready`` or on a new game
+  (a search leaves only a few dozen cyclic objects behind); and on a busy machine a process
+  waits for a CPU, and a thread for the GIL, for tens of milliseconds, so an answer aimed at
+  the hard limit arrives after it: the engine measures how late its answers were past their
+  aim and aims that much earlier next time (``Punctuality``; the estimate decays when the
+  machine is quiet again); a short GIL switch interval lets the watchdog and the reader take
+  over from the search thread quickly.
 """
 
 from __future__ import annotations
 
+import gc
 import io
+import os
+import queue
 import sys
 import threading
 import time
@@ -40,6 +49,15 @@ SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while another waits
 BASE_LEAD = WATCHDOG_GRACE  # the aim is at least this much before the hard limit
 LATENESS_DECAY = 0.95  # per answer: how fast the lateness estimate forgets a slow period
 MAX_LEAD_SHARE = 0.5  # the aim never moves earlier than half of the hard limit
+# How much of the plan's soft limit a move uses, from how its iterations went (the soft
+# limit only decides whether a new iteration starts; the hard limit never moves):
+UNSTABLE_SCALE = 1.6  # the best move changed in the last iteration: look deeper
+DROP_SCALE = 1.4  # the score fell by DROP_CP or more since the previous iteration
+DROP_CP = 30
+STABLE_SCALE = 0.6  # the same best move for STABLE_ITERATIONS iterations in a row
+STABLE_ITERATIONS = 4
+# Commands after which GUIs wait for the engine, off the clock: the time to collect garbage.
+HOUSEKEEPING_COMMANDS = frozenset({"isready", "ucinewgame", "usinewgame"})
 _SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
 
 
@@ -211,11 +229,14 @@ class GoSession:
 
     The clock starts at once, or at ``ponderhit`` for a ``go ponder`` (``clock_running=False``):
     then the aim is set (the hard limit minus the ``Punctuality`` lead), the signal gets it as
-    its deadline, the soft deadline is set and the watchdog is armed just after the aim.
+    its deadline, the soft deadline is set and the watchdog is armed just after the aim.  The
+    engine reports each completed iteration (``observe``), which moves the soft deadline:
+    later while the best move changes or the score falls, earlier when one move stays best.
     """
 
     def __init__(self, reply: Reply, plan: TimePlan | None, *, nodes: int | None = None,
-                 clock_running: bool = True, punctuality: Punctuality | None = None) -> None:
+                 clock_running: bool = True, punctuality: Punctuality | None = None,
+                 received: float | None = None) -> None:
         self.reply = reply
         self.plan = plan
         self.signal = StopSignal(nodes=nodes)
@@ -223,20 +244,46 @@ class GoSession:
         self.aim: float | None = None  # perf_counter() time the answer is aimed at
         self._punctuality = punctuality
         self._soft_at: float | None = None
+        self._started: float | None = None
+        self._best: str | None = None
+        self._value = 0
+        self._same = 0  # iterations in a row with the same best move
         if clock_running:
-            self.start_clock()
+            self.start_clock(received)
 
-    def start_clock(self) -> None:
-        """Deadlines from now: soft (no new iteration), the aim (abort, and the watchdog)."""
+    def start_clock(self, received: float | None = None) -> None:
+        """Deadlines from ``received`` (the ``perf_counter()`` time the command that starts
+        the clock arrived; None: now): soft (no new iteration), the aim (abort, and the
+        watchdog).
+        """
         if self.plan is None:
             return
         hard = self.plan.hard
         lead = self._punctuality.lead(hard) if self._punctuality is not None else 0.0
         now = time.perf_counter()
-        self.aim = now + hard - lead
+        start = now if received is None else min(received, now)
+        self.aim = start + hard - lead
         self.signal.deadline = self.aim
-        self._soft_at = min(now + self.plan.soft, self.aim)
-        self.reply.arm(hard - lead + WATCHDOG_GRACE)
+        self._started = start
+        self._soft_at = min(start + self.plan.soft, self.aim)
+        self.reply.arm(self.aim - now + WATCHDOG_GRACE)
+
+    def observe(self, best: str, value: int) -> None:
+        """An iteration completed with ``best`` as its move and ``value`` (centipawns, from
+        the side to move): spend more of the soft limit when the best move changed or the
+        score fell, less when one move has stayed best for several iterations.
+        """
+        changed = self._best is not None and best != self._best
+        dropped = self._best is not None and self._value - value >= DROP_CP
+        self._same = 1 if best != self._best else self._same + 1
+        self._best, self._value = best, value
+        if self.plan is None or self._started is None or self.aim is None:
+            return
+        scale = UNSTABLE_SCALE if changed else (
+            STABLE_SCALE if self._same >= STABLE_ITERATIONS else 1.0)
+        if dropped:
+            scale *= DROP_SCALE
+        self._soft_at = min(self._started + self.plan.soft * scale, self.aim)
 
     def past_soft(self) -> bool:
         """True once no new iteration should start."""
@@ -247,10 +294,12 @@ class GoSession:
         deadline = self.signal.deadline
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
-    def ponderhit(self) -> None:
-        """The pondered move was played: the clock starts and the answer is no longer held."""
+    def ponderhit(self, received: float | None = None) -> None:
+        """The pondered move was played (the ``ponderhit`` line arrived at ``received``): the
+        clock starts and the answer is no longer held.
+        """
         self.pondering = False
-        self.start_clock()
+        self.start_clock(received)
         self.reply.release()
 
     def stop(self) -> None:
@@ -325,8 +374,15 @@ class SearchThread:
 class Handler(Protocol):
     """One protocol (UCI, USI): answers a command line; returns False on ``quit``."""
 
-    def handle(self, line: str) -> bool:
-        """Act on one non-empty line; raise ProtocolError for a line it cannot accept."""
+    def handle(self, line: str, received: float | None = None) -> bool:
+        """Act on one non-empty line that arrived at ``received`` (``perf_counter()``; None:
+        now); raise ProtocolError for a line it cannot accept.
+        """
+        ...
+
+    @property
+    def searching(self) -> bool:
+        """True while a search runs (housekeeping must wait)."""
         ...
 
     def shutdown(self) -> None:
@@ -334,21 +390,44 @@ class Handler(Protocol):
         ...
 
 
-def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> int:
-    """Read commands until ``quit``, end of input or a closed output; bad lines become
-    ``info string`` lines.
-    """
-    source = stream
-    if source is None:  # the engine process itself (not a test feeding bytes)
-        source = sys.stdin.buffer
-        sys.setswitchinterval(SWITCH_INTERVAL)
+def _pump(source: BinaryIO, lines: queue.SimpleQueue[tuple[float, str] | None]) -> None:
+    """The reader thread: every line of ``source`` with the time it arrived, then None."""
     try:
         for raw in read_lines(source):
+            lines.put((time.perf_counter(), raw))
+    except (OSError, ValueError):  # stdin closed under us
+        pass
+    finally:
+        lines.put(None)
+
+
+def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> int:
+    """Read commands until ``quit``, end of input or a closed output; bad lines become
+    ``info string`` lines.  Lines are read and time-stamped by a reader thread; the engine
+    process itself (no ``stream`` given) also takes over garbage collection (module
+    docstring).
+    """
+    source = stream
+    process = source is None
+    if source is None:  # the engine process itself (not a test feeding bytes)
+        # A reader of its own on a copy of stdin's descriptor: the interpreter's shutdown
+        # flushes sys.stdin and would abort the process if the (daemon) reader thread held
+        # that object's lock, blocked in a read, at exit.
+        source = open(os.dup(sys.stdin.fileno()), "rb")  # noqa: SIM115 (lives as the process)
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        gc.disable()
+    lines: queue.SimpleQueue[tuple[float, str] | None] = queue.SimpleQueue()
+    threading.Thread(target=_pump, args=(source, lines), daemon=True).start()
+    try:
+        while (item := lines.get()) is not None:
+            received, raw = item
             line = raw.strip()
             if not line:
                 continue
+            if process and line.split()[0] in HOUSEKEEPING_COMMANDS and not handler.searching:
+                gc.collect()
             try:
-                if not handler.handle(line):
+                if not handler.handle(line, received):
                     break
             except ProtocolError as exc:
                 output.send(f"info string error: {exc}")
@@ -357,7 +436,7 @@ def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> i
                             f"{type(exc).__name__}: {str(exc)[:200]}")
             if output.closed:
                 break
-    except (KeyboardInterrupt, OSError):
+    except KeyboardInterrupt:
         pass
     finally:
         handler.shutdown()

@@ -7,13 +7,17 @@ mate and anything else as centipawns from the side to move.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from dataclasses import replace
 from typing import Literal, TypeVar
 
 from sakiyomi.score import WIN, is_loss, is_win, plies_to_end
+from sakiyomi.search.engine import Engine
 from sakiyomi.search.result import SearchInfo
 
 Dialect = Literal["uci", "usi"]
 M = TypeVar("M")
+E = TypeVar("E", bound=Hashable)
 
 
 def uci_score(value: int) -> str:
@@ -50,3 +54,15 @@ def info_line(info: SearchInfo[M], pv: list[str], dialect: Dialect, *,
     line = (f"info depth {info.depth} seldepth {info.stats.seldepth}{rank} score {score} "
             f"nodes {info.stats.nodes} nps {int(info.nps)} hashfull {info.hashfull} time {ms}")
     return line + (" pv " + " ".join(pv) if pv else "")
+
+
+def closing_info(last: SearchInfo[E] | None, engine: Engine[E]) -> SearchInfo[E] | None:
+    """The last completed iteration again with the counters of the whole search, when the
+    search went on after it (a stopped, unfinished iteration): GUIs read the node count and
+    time of a move from the last ``info`` line (``go nodes N`` spends its whole budget).
+    None when nothing was searched after ``last`` or no iteration completed.
+    """
+    if last is None or engine.stats.nodes <= last.stats.nodes:
+        return None
+    return replace(last, stats=engine.stats.copy(), seconds=engine.stop.elapsed(),
+                   hashfull=engine.hashfull())

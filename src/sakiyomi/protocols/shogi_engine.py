@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.protocols.engine_loop import GoSession
 from sakiyomi.protocols.memory import entries_for
-from sakiyomi.protocols.report import info_line
+from sakiyomi.protocols.report import closing_info, info_line
 from sakiyomi.search.dfpn import MateResult, solve_mate
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
@@ -38,7 +38,9 @@ class Options:
 
     hash_mb: int = 64
     ponder: bool = False
-    byoyomi_margin_ms: int = 300
+    # What the GUI and the pipes lose per move; the engine loop's Punctuality adds what the
+    # machine's load costs, measured.  50 ms, as UCI's Move Overhead.
+    byoyomi_margin_ms: int = 50
     mate_probe_nodes: int = 3000
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
@@ -69,7 +71,10 @@ def think(game: ShogiGame, session: GoSession, options: Options,
     if game.can_declare():
         reply.update("win")
         return
-    mate = mate_probe(game, session, options.mate_probe_nodes)
+    budget = session.signal.node_limit
+    probe_nodes = options.mate_probe_nodes if budget is None else min(
+        options.mate_probe_nodes, budget // 5)  # go nodes N: the probe's nodes count too
+    mate, probe_spent = mate_probe(game, session, probe_nodes)
     if mate is not None:
         reply.info(mate_info_line(game, mate))
         reply.update(game.move_to_text(mate.moves[0]))
@@ -79,25 +84,34 @@ def think(game: ShogiGame, session: GoSession, options: Options,
                           null_move=switch["NullMove"], lmr=switch["LMR"],
                           futility=switch["Futility"])
     searcher: Searcher[int] = Searcher(game, config, tt=tt, stop=session.signal)
+    searcher.stats.nodes = probe_spent  # the probe's nodes count: in reports and in go nodes
+    last = None
     for info in iterative_deepening(searcher, Limits(depth=depth),
                                     aspiration_delta=ASPIRATION_DELTA,
                                     past_soft=session.past_soft):
+        last = info
         reply.info(info_line(info, [game.move_to_text(m) for m in info.pv], "usi"))
         if info.pv:
             reply.update(game.move_to_text(info.pv[0]))
+            session.observe(game.move_to_text(info.pv[0]), info.value)
+    closing = closing_info(last, searcher)
+    if closing is not None:
+        reply.info(info_line(closing, [game.move_to_text(m) for m in closing.pv], "usi"))
 
 
-def mate_probe(game: ShogiGame, session: GoSession, nodes: int) -> MateResult[int] | None:
+def mate_probe(game: ShogiGame, session: GoSession, nodes: int
+               ) -> tuple[MateResult[int] | None, int]:
     """A short df-pn run (``nodes``, a fifth of the time left at most): a mate it finds is
-    played at once (the search would find it later).  None when it found none.
+    played at once (the search would find it later).  The mate (None when it found none) and
+    the nodes it spent.
     """
     if nodes <= 0:
-        return None
+        return None, 0
     left = session.hard_left()
     probe = StopSignal(nodes=nodes, seconds=None if left is None else left * MATE_PROBE_SHARE)
     probe.event = session.signal.event
     result = solve_mate(game, stop=probe, short_first=5, shortest=False)
-    return result if result.status == "mate" else None
+    return (result if result.status == "mate" else None), result.nodes
 
 
 def mate_search(game: ShogiGame, session: GoSession) -> None:

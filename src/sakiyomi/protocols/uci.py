@@ -66,11 +66,18 @@ class UciHandler:
         self.debug = False
         self.quitting = False
         self._bounded = True  # the last go ends by itself (a limit, a clock or a depth)
+        self._received: float | None = None  # when the line being handled arrived
+
+    @property
+    def searching(self) -> bool:
+        """True while a search runs."""
+        return self.thread.running
 
     # ---- dispatch --------------------------------------------------------------------------
 
-    def handle(self, line: str) -> bool:
-        """Act on one command line; False on quit."""
+    def handle(self, line: str, received: float | None = None) -> bool:
+        """Act on one command line (arrived at ``received``, for the clock); False on quit."""
+        self._received = received
         words = line.split()
         command, args = words[0], words[1:]
         if command == "quit":
@@ -198,7 +205,7 @@ class UciHandler:
         reply = Reply(self.out, moves[0].uci() if moves else "0000",
                       held=go.infinite or go.ponder)
         session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
-                            punctuality=self.thread.punctuality)
+                            punctuality=self.thread.punctuality, received=self._received)
         self.thread.start(session, lambda s: self._search(board, limits, s))
 
     def cmd_stop(self, args: list[str]) -> None:
@@ -210,7 +217,7 @@ class UciHandler:
         session = self.thread.session
         if session is None or not session.pondering or session.reply.given:
             raise ProtocolError("ponderhit without a 'go ponder' search")
-        session.ponderhit()
+        session.ponderhit(self._received)
 
     # ---- the search (runs in the SearchThread) --------------------------------------------
 
@@ -227,6 +234,7 @@ class UciHandler:
             reply.info(info_line(info, [m.uci() for m in info.pv], "uci", multipv=1))
             if info.pv:
                 reply.update(info.pv[0].uci(), info.pv[1].uci() if len(info.pv) > 1 else None)
+                session.observe(info.pv[0].uci(), info.value)
 
         # Sent if even depth 1 is not done in time (a loaded machine): not the generator's
         # first move.  Computed here, on the session's clock (about a millisecond of CPU).

@@ -52,7 +52,7 @@ _SPINS = {"USI_Hash": (1, MAX_HASH_MB), "ByoyomiMargin": (0, 10_000),
 _OPTION_LINES = (
     f"option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}",
     "option name USI_Ponder type check default false",
-    "option name ByoyomiMargin type spin default 300 min 0 max 10000",
+    "option name ByoyomiMargin type spin default 50 min 0 max 10000",
     "option name MateProbeNodes type spin default 3000 min 0 max 10000000",
     *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
 )
@@ -67,11 +67,18 @@ class UsiEngine:
         self.game: ShogiGame | None = ShogiGame()
         self.thread = SearchThread()
         self.tt: TranspositionTable[int] = table_for(self.options.hash_mb)
+        self._received: float | None = None  # when the line being handled arrived
 
     # ---- the Handler protocol -----------------------------------------------------------
 
-    def handle(self, line: str) -> bool:
-        """Act on one command line; False on quit."""
+    @property
+    def searching(self) -> bool:
+        """True while a search runs."""
+        return self.thread.running
+
+    def handle(self, line: str, received: float | None = None) -> bool:
+        """Act on one command line (arrived at ``received``, for the clock); False on quit."""
+        self._received = received
         command, *words = line.split()  # any whitespace separates words, as in UCI
         rest = " ".join(words)
         actions: dict[str, Callable[[str], None]] = {
@@ -174,14 +181,15 @@ class UsiEngine:
             if plan is None and go.movetime is not None:
                 plan = TimePlan.fixed(go.movetime / 1000 - margin / 2)
             reply = Reply(self.out, "timeout", word="checkmate")
-            session = GoSession(reply, plan, punctuality=self.thread.punctuality)
+            session = GoSession(reply, plan, punctuality=self.thread.punctuality,
+                                received=self._received)
             self.thread.start(session, lambda s: mate_search(game, s))
             return
         if plan is None and not go.infinite:
             plan = go.plan(game.board.turn != 0, margin)  # cshogi: 0 is black (sente)
         reply = Reply(self.out, first_answer(game), held=go.infinite or go.ponder)
         session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
-                            punctuality=self.thread.punctuality)
+                            punctuality=self.thread.punctuality, received=self._received)
         depth = go.depth
         self.thread.start(session, lambda s: think(game, s, self.options, self.tt, depth))
 
@@ -192,7 +200,7 @@ class UsiEngine:
         session = self.thread.session
         if session is None or not session.pondering or session.reply.given:
             raise ProtocolError("ponderhit without a 'go ponder' search")
-        session.ponderhit()
+        session.ponderhit(self._received)
 
     def _gameover(self, _: str) -> None:
         self.thread.stop()

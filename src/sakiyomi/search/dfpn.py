@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from sakiyomi.game import Game, Outcome, Player
+from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.limits import SearchAborted, StopSignal
 
 M = TypeVar("M", bound=Hashable)
@@ -76,17 +77,17 @@ class DfPn(Generic[M]):
         self.nodes = 0
         self._check_every = check_every
         self.max_entries = max_entries
-        self._next_poll = check_every
+        self._next_poll = 1  # the first node polls (and sets the next poll)
         self._attacker: Player = game.to_move
         self._tables: dict[bool, dict[int, list[int]]] = {False: {}, True: {}}
         self._path: set[int] = set()
-        self._line = 0  # moves played below the root (undone on abort)
 
     # ---- public -------------------------------------------------------------------------
 
     def prove(self, max_ply: int | None) -> bool | None:
         """True: mate within ``max_ply`` plies (None: any length); False: proven not;
-        None never (a stop raises SearchAborted after restoring the game).
+        None never.  A stop raises SearchAborted, a failing game method a GameMethodError
+        naming it and its line; either way the game is back at the root (``search.errors``).
         """
         self._attacker = self.game.to_move
         table = self._tables[max_ply is not None]
@@ -98,12 +99,9 @@ class DfPn(Generic[M]):
                     return True
                 if entry[1] == 0:
                     return False
-        except SearchAborted:
-            for _ in range(self._line):
-                self.game.undo()
-            self._line = 0
+        except BaseException as exc:
             self._path.clear()
-            raise
+            raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
 
     def mate_line(self, max_ply: int | None) -> tuple[M, ...]:
         """The proven mate line after ``prove(max_ply)`` returned True: the attacker takes the
@@ -112,7 +110,20 @@ class DfPn(Generic[M]):
         game = self.game
         table = self._tables[max_ply is not None]
         line: list[M] = []
-        rem = max_ply
+        try:
+            self._follow(table, max_ply, line)
+        except BaseException as exc:
+            err: BaseException = exc
+            while line:
+                err = unwind(err, line.pop(), game, game.undo)
+            raise at_root(err, game)  # noqa: B904 (at_root sets the cause)
+        for _ in line:
+            game.undo()
+        return tuple(line)
+
+    def _follow(self, table: dict[int, list[int]], rem: int | None, line: list[M]) -> None:
+        """Play the proven line from the root into ``line`` (the caller takes it back)."""
+        game = self.game
         or_node = True
         seen: set[int] = set()
         while len(line) <= MAX_LINE:
@@ -126,8 +137,12 @@ class DfPn(Generic[M]):
             best_len = 0
             for move in moves:
                 game.play(move)
-                entry = table.get(self._tkey(game.key(), child_rem))
+                try:
+                    child_key = game.key()
+                except BaseException as exc:
+                    raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
                 game.undo()
+                entry = table.get(self._tkey(child_key, child_rem))
                 if entry is None:
                     continue
                 proven = entry[1] == 0 if or_node else entry[0] == 0
@@ -136,13 +151,10 @@ class DfPn(Generic[M]):
                     best, best_len = move, entry[2]
             if best is None:
                 break
-            line.append(best)
             game.play(best)
+            line.append(best)
             rem = child_rem
             or_node = not or_node
-        for _ in line:
-            game.undo()
-        return tuple(line)
 
     # ---- the search ---------------------------------------------------------------------
 
@@ -152,6 +164,9 @@ class DfPn(Generic[M]):
 
     def _poll(self) -> None:
         self._next_poll = self.nodes + self._check_every
+        limit = self.stop.node_limit
+        if limit is not None and self.nodes < limit < self._next_poll:
+            self._next_poll = limit  # a node budget is met exactly
         if self.stop.should_stop(self.nodes):
             raise SearchAborted
         for table in self._tables.values():
@@ -198,7 +213,10 @@ class DfPn(Generic[M]):
         keys: list[int] = []
         for move in moves:
             game.play(move)
-            child = game.key()
+            try:
+                child = game.key()
+            except BaseException as exc:
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
             raw.append(child)
             keys.append(child if child_rem is None else child ^ _MIX[child_rem])
@@ -232,11 +250,14 @@ class DfPn(Generic[M]):
                 break
             child_th_phi = th_delta - delta + best_phi
             child_th_delta = min(th_phi, second + 1)
-            game.play(moves[best])
-            self._line += 1
-            self._mid(child_th_phi, child_th_delta, child_rem, not or_node, ply + 1)
+            move = moves[best]
+            game.play(move)
+            try:
+                self._mid(child_th_phi, child_th_delta, child_rem, not or_node, ply + 1)
+            except BaseException as exc:
+                path.discard(key)
+                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
             game.undo()
-            self._line -= 1
         path.discard(key)
         length = 0
         if (phi == 0) if or_node else (delta == 0):  # proven mate: record its length

@@ -181,7 +181,7 @@ class Searcher(Generic[M]):
         self.root_best_move = None
         self.hit_horizon = False
         self._root_depth = depth
-        self._next_poll = self.stats.nodes + self.config.check_every
+        self._next_poll = self.stats.nodes  # poll at the first node (it sets the next poll)
         try:
             return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
         except BaseException as exc:  # the moves below the root are already taken back
@@ -191,9 +191,15 @@ class Searcher(Generic[M]):
     # ---- the node search ----------------------------------------------------------------
 
     def _poll(self) -> None:
-        """Check the stop signal (every ``check_every`` nodes)."""
-        self._next_poll = self.stats.nodes + self.config.check_every
-        if self.stop.should_stop(self.stats.nodes):
+        """Check the stop signal (every ``check_every`` nodes, and exactly at a node budget,
+        so ``go nodes N`` never counts more than N).
+        """
+        nodes = self.stats.nodes
+        limit = self.stop.node_limit
+        self._next_poll = nodes + self.config.check_every
+        if limit is not None and nodes < limit < self._next_poll:
+            self._next_poll = limit
+        if self.stop.should_stop(nodes):
             raise SearchAborted
 
     def _hooked(self, hooks: SubtreeHooks, depth: int, alpha: int, beta: int) -> int | None:

@@ -14,6 +14,7 @@ from typing import Generic, TypeVar, cast
 from sakiyomi.game import ClosedForm, Game, ScoreBounds, capable
 from sakiyomi.score import MAX_PLY, WIN, from_tt, sign
 from sakiyomi.search.engine import Engine
+from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.result import SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -196,8 +197,9 @@ def _move_values(searcher: Engine[M], depth: int | None) -> tuple[list[MoveValue
                 child = searcher.search(max(0, depth - 1))
                 pv = searcher.pv
             horizon = horizon or searcher.hit_horizon
-        finally:
-            position.undo()
+        except BaseException as exc:  # the unwinding rule (search.errors)
+            raise at_root(unwind(exc, move, position, position.undo), position)  # noqa: B904
+        position.undo()
         values.append(MoveValue(move, from_tt(-child, 1), (move, *pv)))
     values.sort(key=lambda mv: -mv.value)
     return values, horizon
