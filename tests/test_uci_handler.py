@@ -118,6 +118,8 @@ def _engine() -> EngineProcess:
 def test_ponder_waits_for_ponderhit_then_moves_in_time() -> None:
     engine = _engine()
     try:
+        engine.send("isready")
+        engine.until("readyok", timeout=60)  # started (imports take seconds on a loaded box)
         engine.send("position startpos moves e2e4")
         engine.send("go ponder wtime 3000 btime 3000")
         assert engine.wait_for("bestmove", 1.0) is None  # pondering: no move before ponderhit
