@@ -3,19 +3,25 @@
 For every set (strong and weak solving) it prints one JSON line and a table row: mean nodes
 and mean CPU time per position, nodes per CPU second, whether every score was right, and
 the ratios to Pons's published figures (blog.gamesolver.org part 12, copied in
-tests/data/connect4/README.md; his node counts are machine independent).  With
-``--pons-binary PATH`` (his own ``c4solver`` program, built by the user from a checkout of
-github PascalPons/connect4 in a scratch folder; this project ships none of his code nor a
-recipe that builds it) it also runs his solver on the same positions in the same run, so the
-time ratio is measured on this machine (his program reports wall-clock microseconds).
-Nodes are counted as Pons counts them: the search calls
-that compute the score (no principal-variation search).  The table is reset before each
-position (untimed), as in his protocol.  ``--startup`` measures the first call with an empty
-compile cache and a cached start in fresh processes; ``--python N`` runs the Python engine
-on N positions for its speed ratio.
+tests/data/connect4/README.md; his node counts are machine independent).  Nodes are counted
+as Pons counts them: the search calls that compute the score (no principal-variation
+search).  Our table is reset before each position (untimed), as in his protocol.
+
+``--pons-binary PATH``: his own ``c4solver`` as he ships it (built by the user from a
+checkout of github PascalPons/connect4 in a scratch folder; this project ships none of his
+code nor a recipe that builds it), run on the same positions in the same run.  His program
+prints only the score and keeps its table from line to line, so it is timed as whole
+processes: CPU (user + system, ``getrusage``) of a run fed the set's lines minus that of a
+run fed one End-Easy line, per line, medians of ``--repeats`` alternating runs.
+``--cli``: our batch command line (``sakiyomi solve connect4 - --json``, which also reports
+the principal variation) fed the same lines, timed the same way: the batch-CLI row.
+``--startup`` measures the first call with an empty compile cache and a cached start in
+fresh processes; ``--python N`` runs the Python engine on N positions for its speed ratio.
+Every row carries the load averages (``uptime``) at its end.
 
 Usage: python bench/connect4.py [--sets L3_R1,L2_R1,...] [--limit N] [--hard-sample N]
-                                [--pons-binary PATH] [--startup] [--python N]
+                                [--pons-binary PATH] [--cli] [--repeats R] [--startup]
+                                [--python N]
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,6 +51,9 @@ SETS = {  # file: (blog name, strong us, strong nodes, weak us, weak nodes) -- P
     "Test_L1_R2": ("Begin-Medium", 96_630.0, 1_201_000, 45_010.0, 538_700),
     "Test_L1_R3": ("Begin-Hard", 5_490_000.0, 65_920_000, 3_149_000.0, 38_120_000),
 }
+
+
+ANCHOR = "2252576253462244111563365343671351441"  # End-Easy's first line: 8 nodes
 
 
 def sign(v: int) -> int:
@@ -83,18 +94,65 @@ def run_ours(pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
             "nodes_per_cpu_s": nodes / cpu if cpu else 0.0}
 
 
-def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool) -> dict[str, float]:
-    stdin = "".join(f"{m}\n" for m, _ in pairs)
-    out = subprocess.run([str(binary), *(["-w"] if weak else [])], input=stdin,
-                         capture_output=True, text=True, check=True)
-    rows = [ln.split() for ln in out.stdout.strip().split("\n")]
+def _child_cpu(argv: list[str], stdin: str) -> tuple[float, str]:
+    """CPU seconds (user + system) of one child process fed ``stdin``, and its stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, out.stdout
+
+
+def whole_runs(argv: list[str], lines: list[str], repeats: int) -> dict[str, float | str]:
+    """A program fed ``lines`` on stdin, timed as a whole process: the median CPU of
+    ``repeats`` runs, minus the median of runs fed one fixed End-Easy line (``ANCHOR``:
+    process start, any loading, a solve of a few dozen nodes), spread over the lines.  The
+    two kinds of run alternate so that a change in the machine's load touches both alike.
+    """
+    full, start = [], []
+    stdout = ""
+    for _ in range(repeats):
+        cpu, stdout = _child_cpu(argv, "".join(f"{ln}\n" for ln in lines))
+        full.append(cpu)
+        start.append(_child_cpu(argv, f"{ANCHOR}\n")[0])
+    per_line = max(0.0, statistics.median(full) - statistics.median(start)) / len(lines)
+    return {"per_line_us": per_line * 1e6, "start_s": statistics.median(start),
+            "stdout": stdout}
+
+
+def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool,
+             repeats: int) -> dict[str, float]:
+    """Pons's program fed the positions' moves.  As he ships it (``c4solver``: prints
+    'MOVES SCORE' per line, keeps its table from line to line) it is timed as whole runs
+    (``whole_runs``); a program printing 'MOVES SCORE NODES MICROSECONDS' (his former main,
+    or a timing driver of your own around his Solver) reports nodes and times itself.
+    """
+    argv = [str(binary), *(["-w"] if weak else [])]
+    timed = whole_runs(argv, [m for m, _ in pairs], repeats)
+    rows = [ln.split() for ln in str(timed["stdout"]).strip().split("\n")]
     wrong = sum((sign(int(r[1])) if weak else int(r[1])) != (sign(s) if weak else s)
                 for r, (_, s) in zip(rows, pairs, strict=True))
-    nodes = sum(int(r[2]) for r in rows)
-    cpu = sum(float(r[3]) for r in rows)
     n = len(rows)
-    return {"wrong": wrong, "mean_nodes": nodes / n, "mean_cpu_us": cpu / n,
-            "nodes_per_cpu_s": nodes / cpu * 1e6 if cpu else 0.0}
+    record = {"wrong": wrong, "mean_cpu_us": float(timed["per_line_us"]),
+              "mean_nodes": 0.0, "start_s": float(timed["start_s"])}
+    if all(len(r) >= 4 for r in rows):  # the program counts its nodes and times each line
+        record["mean_nodes"] = sum(int(r[2]) for r in rows) / n
+        record["mean_cpu_us"] = sum(float(r[3]) for r in rows) / n
+    return record
+
+
+def run_cli(pairs: list[tuple[str, int]], weak: bool, repeats: int) -> dict[str, float]:
+    """Our batch command line, ``sakiyomi solve connect4 - --json``, fed the same lines as
+    Pons's program and timed the same way (``whole_runs``); every answer checked.
+    """
+    argv = [sys.executable, "-m", "sakiyomi", "solve", "connect4", "-", "--json",
+            *(["--weak"] if weak else [])]
+    timed = whole_runs(argv, [m for m, _ in pairs], repeats)
+    rows = [json.loads(ln) for ln in str(timed["stdout"]).strip().split("\n")]
+    wrong = sum(r["value"] != (sign(s) if weak else s) for r, (_, s) in zip(rows, pairs,
+                                                                            strict=True))
+    return {"wrong": wrong, "mean_cpu_us": float(timed["per_line_us"]),
+            "start_s": float(timed["start_s"])}
 
 
 def startup() -> None:
@@ -135,6 +193,11 @@ def python_ratio(count: int) -> None:
                       "speedup": round(ours["nodes_per_cpu_s"] / py_nps, 1)}))
 
 
+def load() -> str:
+    """The machine's load averages (``uptime``), printed with every figure."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,10 +207,16 @@ def main() -> None:
                         help="evenly spaced lines of Begin-Hard (0: all 1000)")
     parser.add_argument("--modes", default="strong,weak")
     parser.add_argument("--pons-binary", type=Path, default=None,
-                        help="Pons's c4solver, built by you (reads moves, prints score nodes us)")
+                        help="Pons's c4solver as he ships it (reads moves, prints 'moves "
+                        "score'), built by you")
+    parser.add_argument("--cli", action="store_true",
+                        help="also time our batch CLI fed the same lines (whole processes)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="whole-process runs per program and set (medians)")
     parser.add_argument("--startup", action="store_true")
     parser.add_argument("--python", type=int, default=0, metavar="N")
     args = parser.parse_args()
+    print(json.dumps({"case": "machine", "load": load()}), flush=True)
     if args.startup:
         startup()
     if args.python:
@@ -170,32 +239,46 @@ def main() -> None:
                 "time_ratio_vs_published": round(ours["mean_cpu_us"] / pub_us, 2),
             }
             if binary is not None:
-                pons = run_pons(binary, pairs, weak)
+                pons = run_pons(binary, pairs, weak, args.repeats)
                 record.update({
                     "pons_here_wrong": pons["wrong"],
-                    "pons_here_nodes": round(pons["mean_nodes"], 2),
                     "pons_here_cpu_us": round(pons["mean_cpu_us"], 2),
-                    "pons_here_nodes_per_cpu_s": int(pons["nodes_per_cpu_s"]),
-                    "node_ratio_vs_here": round(ours["mean_nodes"] / pons["mean_nodes"], 3),
-                    "time_ratio_vs_here": round(ours["mean_cpu_us"] / pons["mean_cpu_us"], 2),
+                    "time_ratio_vs_here": round(ours["mean_cpu_us"] / pons["mean_cpu_us"], 2)
+                    if pons["mean_cpu_us"] else None,
+                    "pons_start_s": round(pons["start_s"], 3),
                 })
+                if pons["mean_nodes"]:
+                    record["pons_here_nodes"] = round(pons["mean_nodes"], 2)
+            if args.cli:
+                cli = run_cli(pairs, weak, args.repeats)
+                record.update({"cli_wrong": cli["wrong"],
+                               "cli_cpu_us_per_line": round(cli["mean_cpu_us"], 2),
+                               "cli_start_s": round(cli["start_s"], 3)})
+                if binary is not None and record["pons_here_cpu_us"]:
+                    record["cli_ratio_vs_pons"] = round(
+                        cli["mean_cpu_us"] / float(str(record["pons_here_cpu_us"])), 2)
+            record["load"] = load()
             print(json.dumps(record), flush=True)
             table.append(record)
     print()
-    print(f"{'set':<14}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>14}{'Pons pub':>12}{'ratio':>7}"
-          f"{'cpu us':>13}{'Pons us':>12}{'ratio':>7}{'Mn/s':>7}"
-          + (f"{'Pons here':>14}{'ratio':>7}{'us here':>13}{'ratio':>7}" if binary else ""))
+    print(f"{'set':<14}{'mode':<7}{'n':>5}{'ok':>4}{'nodes':>12}{'Pons pub':>12}{'ratio':>7}"
+          f"{'cpu us':>11}{'Mn/s':>7}"
+          + (f"{'Pons us':>11}{'ratio':>7}" if binary else "")
+          + (f"{'CLI us/ln':>11}" if args.cli else "")
+          + (f"{'ratio':>7}" if args.cli and binary else "") + "  load")
     for r in table:
         line = (f"{r['blog']:<14}{r['mode']:<7}{r['positions']:>5}"
-                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>14,.1f}"
+                f"{'yes' if r['wrong'] == 0 else 'NO':>4}{r['mean_nodes']:>12,.1f}"
                 f"{r['pons_published_nodes']:>12,}{r['node_ratio_vs_published']:>7}"
-                f"{r['mean_cpu_us']:>13,.1f}{r['pons_published_us']:>12,}"
-                f"{r['time_ratio_vs_published']:>7}"
+                f"{r['mean_cpu_us']:>11,.1f}"
                 f"{float(str(r['nodes_per_cpu_s'])) / 1e6:>7.2f}")
         if binary:
-            line += (f"{r['pons_here_nodes']:>14,}{r['node_ratio_vs_here']:>7}"
-                     f"{r['pons_here_cpu_us']:>13,}{r['time_ratio_vs_here']:>7}")
-        print(line)
+            line += f"{r['pons_here_cpu_us']:>11,}{r.get('time_ratio_vs_here')!s:>7}"
+        if args.cli:
+            line += f"{r['cli_cpu_us_per_line']:>11,}"
+            if binary:
+                line += f"{r.get('cli_ratio_vs_pons')!s:>7}"
+        print(line + f"  {r['load']}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,11 @@ speculative jobs: read it as an upper bound.
 Workers start their own sessions (``setsid``), so Linux's autogroup scheduling gives each its
 own share instead of splitting one session's share between them.
 
+On a loaded machine the wall-clock ratio says little, so the work is also reported in terms
+the load does not change: the job nodes (done and cancelled) and job CPU of each run, and
+``work_speedup``: the CPU the one worker spent in jobs over the busiest of the two workers'
+CPU in jobs (the speed-up if each worker had a core of its own; ``critical_cpu_w2``).
+
 Usage:
   python bench/parallel.py --set c4 --positions 3 --rounds 1
   python bench/parallel.py --set ffo --positions 5
@@ -113,8 +118,22 @@ def main() -> None:
         serial_job_time = sum(two["job_cpu"])
         simulated = {p: round(serial_job_time / simulate(two["probes"], two["job_cpu"], p), 2)
                      for p in (2, 4, 8, 16)} if serial_job_time > 0 else {}
+        one = runs["w1"][-1]
+        work = {k: {"nodes": statistics.median(r["nodes"] for r in rs),
+                    "job_cpu": statistics.median(sum(r.get("worker_cpu", [0.0])) for r in rs),
+                    "critical": statistics.median(max(r.get("worker_cpu", [0.0]) or [0.0])
+                                                  for r in rs)}
+                for k, rs in runs.items() if k != "serial"}
         print(json.dumps({
             "game": game, "position": position, "values_agree": len(values) == 1,
+            "nodes_serial": runs["serial"][-1]["nodes"],
+            "job_nodes_w1": work["w1"]["nodes"], "job_nodes_w2": work["w2"]["nodes"],
+            "job_cpu_w1": round(work["w1"]["job_cpu"], 2),
+            "job_cpu_w2": round(work["w2"]["job_cpu"], 2),
+            "critical_cpu_w2": round(work["w2"]["critical"], 2),
+            "work_speedup": round(work["w1"]["job_cpu"] / work["w2"]["critical"], 2)
+            if work["w2"]["critical"] > 0 else None,
+            "worker_cpu_w2": two.get("worker_cpu"), "jobs_w1": one["jobs"],
             "value": two["value"], "jobs": two["jobs"], "cancelled": two["cancelled"],
             "wall_serial": round(med["serial"]["wall"], 2),
             "wall_w1": round(med["w1"]["wall"], 2), "wall_w2": round(med["w2"]["wall"], 2),

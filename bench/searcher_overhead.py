@@ -4,10 +4,12 @@ For changes to ``Searcher._search`` that must not cost anything per node (helper
 the node loop, exception unwinding): the anchor is ``src/sakiyomi/search/searcher.py`` as it
 was at ``--base`` (default ``main``), read with ``git show`` and loaded as a separate module
 beside the current one.  Both run the same fixed-depth searches (iterative deepening by hand)
-on tic-tac-toe, Connect Four (the Python engine) and chess (the UCI engine's selective
-settings), and must visit the same nodes (checked).  Runs alternate between the two builds
-(ABBA order); ``time_ratio`` is the median of the paired CPU-time ratios (current / base).
-The machine load (``os.getloadavg``) is printed before and after.
+on tic-tac-toe, Connect Four (the Python engine), chess and shogi (the engines' selective
+settings), and must visit the same nodes (checked).  For chess and shogi it also prints the
+cost of a node against one push + pop of the rules library (python-chess, cshogi) measured in
+the same run: the search's overhead in units of the library's own move cost.  Runs alternate
+between the two builds (ABBA order); ``time_ratio`` is the median of the paired CPU-time
+ratios (current / base).  The machine load (``os.getloadavg``) is printed before and after.
 Usage: python bench/searcher_overhead.py [--base REV] [--repeats N] [--only CASE]
 """
 
@@ -80,7 +82,47 @@ def cases() -> dict[str, tuple[Callable[[], Any], int, Any]]:
         return out
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     out["chess-italian-d5-selective"] = (lambda: load("chess", fen), 5, CHESS_CONFIG)
+    try:
+        from sakiyomi.protocols.shogi_engine import CHECK_EVERY
+    except ImportError:
+        return out
+    shogi = current.SearchConfig(check_every=CHECK_EVERY, check_extension=True,
+                                 null_move=True, lmr=True, futility=True)
+    out["shogi-yagura-d4-selective"] = (lambda: load("shogi", SFEN), 4, shogi)
     return out
+
+
+SFEN = "ln1g3nl/1r1sgkb2/p1pppp1pp/1p4p2/7P1/2P6/PPBPPPP1P/2S1K2R1/LN1G1GSNL b - 13"
+
+
+def rules_cost(name: str, repeats: int = 5) -> float | None:
+    """CPU seconds of one push + pop in the rules library itself (python-chess, cshogi),
+    every legal move of the case's root position in turn: the per-move cost a search node
+    pays at least, to which its own overhead is compared.
+    """
+    if name.startswith("chess"):
+        import chess
+
+        board = chess.Board(cases()[name][0]().board.fen())
+        push, pop = board.push, board.pop
+    elif name.startswith("shogi"):
+        import cshogi
+
+        board = cshogi.Board(SFEN)
+        push, pop = board.push, board.pop
+    else:
+        return None
+    moves = list(board.legal_moves)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        for _ in range(max(1, 20_000 // len(moves))):
+            for move in moves:
+                push(move)
+                pop()
+        best = min(best, (time.process_time() - start) / (max(1, 20_000 // len(moves))
+                                                         * len(moves)))
+    return best
 
 
 def main() -> None:
@@ -113,6 +155,16 @@ def main() -> None:
         med = {k: statistics.median(v) for k, v in times.items()}
         ratio = statistics.median(pair_ratios)
         ratios.append(ratio)
+        move_cost = rules_cost(name)
+        if move_cost is not None:  # the search's cost per node in units of the library's move
+            per_node = {k: v / nodes["current"] for k, v in med.items()}
+            print(json.dumps({
+                "case": name, "rules_push_pop_us": round(move_cost * 1e6, 3),
+                "node_us_current": round(per_node["current"] * 1e6, 2),
+                "node_us_base": round(per_node["base"] * 1e6, 2),
+                "node_over_push_pop_current": round(per_node["current"] / move_cost, 1),
+                "node_over_push_pop_base": round(per_node["base"] / move_cost, 1),
+                "load": os.getloadavg()}), flush=True)
         print(json.dumps({
             "case": name, "nodes": nodes["current"], "repeats": args.repeats,
             "median_cpu_s_current": round(med["current"], 5),

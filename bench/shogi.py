@@ -7,22 +7,33 @@
    no native perft, so this is its push/pop/move-generation rate seen from Python) versus the
    same perft through our ``ShogiGame`` and versus the nodes/s of the Searcher, on the 20
    mid-game positions; ratios printed.
-3. A small match against Debian's ``fairy-stockfish`` (installed with apt in ``setup()`` when
-   missing) at a fixed node budget for it; our engine plays with byoyomi.  Prints W/D/L.
+3. Matches (one JSON line per game with its moves, then W/D/L, score, Elo and its 95 %
+   interval, the load at start and end, the engines' CPU time): against Debian's
+   ``fairy-stockfish`` (installed with apt in ``setup()`` when missing) at each of
+   ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
+   material-only edition that the user built) at equal byoyomi; or against our own engine
+   with other options (``--self-nodes N --their-option Evaluation=komawari``) or another USI
+   program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or, load-independent,
+   ``--our-nodes N``.  The games start from ``OPENINGS`` in turn, each line once with either
+   colour.
 
-Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N]
-[--byoyomi MS] [--mate-seconds S]``.  One JSON line per measurement.
+Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
+[--our-nodes N | --byoyomi MS] [--yaneuraou PATH] [--mate-seconds S]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +170,52 @@ def bench_speed(depth: int, search_nodes: int) -> None:
 
 # ---- 3. match ------------------------------------------------------------------------------
 
+# Opening lines (USI) from the start position, each played with either colour: common first
+# moves of the main openings (static rook, ranging rook, bishop exchange, ...).
+OPENINGS = [
+    "7g7f 3c3d 2g2f 8c8d",  # side pawn / static rook
+    "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b",  # double wing attack
+    "7g7f 8c8d 6g6f 3c3d 6f6e 7a6b",  # yagura-style
+    "7g7f 3c3d 6g6f 8c8d 2h6h 7a6b",  # fourth-file rook
+    "7g7f 3c3d 2h7h 8c8d 7f7e 4a3b",  # third-file rook
+    "7g7f 3c3d 2h5h 8c8d 5g5f 8d8e",  # central rook
+    "7g7f 8c8d 2g2f 8d8e 8h7g 3c3d 7i8h 2b7g+ 8h7g",  # bishop exchange
+    "2g2f 3c3d 7g7f 4c4d 2f2e 2b3c",  # white's fourth-file rook set-up
+    "7g7f 3c3d 2g2f 5c5d 2f2e 8b5b",  # white's central rook
+    "5g5f 3c3d 2h5h 8c8d",  # black's early central pawn
+    "7g7f 8c8d 7i6h 3c3d 6g6f 7a6b",  # slow yagura
+    "1g1f 8c8d 7g7f 3c3d 2g2f 4a3b",  # edge pawn first
+]
+
+
+def load_avg() -> list[float]:
+    """The 1-, 5- and 15-minute load averages (as ``uptime`` prints them)."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def elo(score: float) -> float | None:
+    """Elo difference for a score share (logistic model); None when it is 0 or 1 (unbounded)."""
+    if not 0 < score < 1:
+        return None
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float | None, float | None]:
+    """(score, Elo at the low end, Elo at the high end) of the 95 % Wilson score interval of
+    the mean score (draws as half points; it stays informative at 0 % and 100 %, where the
+    point estimate is unbounded).  An end at 0 % or 100 % is unbounded: None.
+    """
+    n = wins + draws + losses
+    score = (wins + 0.5 * draws) / n
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return score, elo(max(centre - half, 0.0)), elo(min(centre + half, 1.0))
+
+
+def _round(value: float | None) -> int | None:
+    return None if value is None else round(value)
+
 
 def setup() -> str | None:
     """Path of fairy-stockfish, installing Debian's package when it is missing (needs root)."""
@@ -170,27 +227,47 @@ def setup() -> str | None:
     return path
 
 
-SLOWEST: list[float] = [0.0]  # our longest answer to 'go byoyomi' in the match (seconds)
+LAST_GAME: list[str] = []  # the moves of the game play_game played last
 
 
-def play_game(ours: Engine, theirs: Engine, ours_black: bool, byoyomi: int,
-              fsf_nodes: int) -> tuple[str, str, int]:
-    """One game from the start position: (result for us 'W'/'D'/'L', reason, plies)."""
+@dataclass
+class Player:
+    """One side of a match: a USI engine and how it is asked for a move."""
+
+    engine: Engine
+    name: str
+    nodes: int | None = None  # go nodes N
+    byoyomi: int | None = None  # go btime 0 wtime 0 byoyomi MS
+    slowest: float = 0.0
+
+    def move(self, moves: list[str]) -> str:
+        self.engine.position(moves)
+        start = time.perf_counter()
+        if self.nodes is not None:
+            best, _ = self.engine.go(nodes=self.nodes)
+        else:
+            best, _ = self.engine.go(btime=0, wtime=0, byoyomi=self.byoyomi)
+        self.slowest = max(self.slowest, time.perf_counter() - start)
+        return str(best)
+
+
+def play_game(ours: Player, theirs: Player, ours_black: bool, opening: list[str],
+              max_plies: int) -> tuple[str, str, int]:
+    """One game after ``opening``: (result for us 'W'/'D'/'L', reason, plies); its moves are
+    left in ``LAST_GAME``.
+    """
     board = cshogi.Board()
-    moves: list[str] = []
+    moves: list[str] = LAST_GAME
+    moves.clear()
+    for text in opening:
+        board.push_usi(text)
+        moves.append(text)
     keys: list[int] = [board.zobrist_hash()]
-    for engine in (ours, theirs):
-        engine.usinewgame()
+    for side in (ours, theirs):
+        side.engine.usinewgame()
     while True:
         our_turn = (board.turn == cshogi.BLACK) == ours_black
-        engine = ours if our_turn else theirs
-        engine.position(moves)
-        if our_turn:
-            start = time.perf_counter()
-            best, _ = engine.go(byoyomi=byoyomi)
-            SLOWEST[0] = max(SLOWEST[0], time.perf_counter() - start)
-        else:
-            best, _ = engine.go(nodes=fsf_nodes)
+        best = (ours if our_turn else theirs).move(moves)
         mover_wins = "W" if our_turn else "L"
         mover_loses = "L" if our_turn else "W"
         if best == "resign":
@@ -215,37 +292,86 @@ def play_game(ours: Engine, theirs: Engine, ours_black: bool, byoyomi: int,
             # REPETITION_WIN: the side to move (not the mover) was checked perpetually
             return (mover_loses if verdict == cshogi.REPETITION_WIN else mover_wins,
                     "perpetual check", len(moves))
-        if len(moves) >= 256:
-            return "D", "256-move rule", len(moves)
+        if len(moves) >= max_plies:
+            return "D", f"{max_plies}-ply limit", len(moves)
 
 
-def bench_match(games: int, byoyomi: int, fsf_nodes: int, options: list[str]) -> None:
-    path = setup()
-    if path is None:
-        emit({"bench": "match", "skipped": "fairy-stockfish not installed and apt-get failed"})
-        return
-    ours_path = shutil.which("sakiyomi-usi") or str(Path(sys.executable).parent / "sakiyomi-usi")
-    ours, theirs = Engine(ours_path), Engine(path)
+def start_ours(options: list[str]) -> Engine:
+    """Our USI engine (this tree's ``sakiyomi usi``) with ``NAME=VALUE`` options set."""
+    engine = Engine(shutil.which("sakiyomi-usi")
+                    or str(Path(sys.executable).parent / "sakiyomi-usi"))
     for setting in options:
         name, _, value = setting.partition("=")
-        ours.setoption(name, value)
-    theirs.setoption("Threads", 1)
+        engine.setoption(name, value)
+    engine.isready()
+    return engine
+
+
+def start_opponent(kind: str, path: str | None, options: list[str]) -> Engine | None:
+    """Fairy-Stockfish (shogi variant, one thread), YaneuraOu at ``path`` or a second copy of
+    our own engine with other options; None when the program is missing.
+    """
+    if kind == "self":
+        return start_ours(options)
+    if path is None:
+        return None
+    engine = Engine(path)
+    engine.setoption("Threads", 1)
+    if kind == "fsf":
+        engine.setoption("USI_Variant", "shogi")
+    elif kind == "yaneuraou":  # no book, one thread
+        engine.setoption("BookFile", "no_book")
+    for setting in options:
+        name, _, value = setting.partition("=")
+        engine.setoption(name, value)
+    engine.isready()
+    return engine
+
+
+def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None]) -> None:
+    """``args.games`` games (the openings in turn, each with both colours) against ``kind``
+    under ``limit`` for the opponent; W/D/L, Elo and its 95 % interval, the load.
+    """
+    path = setup() if kind == "fsf" else args.yaneuraou if kind == "yaneuraou" \
+        else args.usi_opponent
+    theirs_engine = start_opponent(kind, path, args.their_option)
+    if theirs_engine is None:
+        emit({"bench": "match", "opponent": kind, "skipped": "program not found"})
+        return
+    ours = Player(start_ours(args.option), "sakiyomi", nodes=args.our_nodes,
+                  byoyomi=None if args.our_nodes else args.byoyomi)
+    theirs = Player(theirs_engine, kind, nodes=limit.get("nodes"), byoyomi=limit.get("byoyomi"))
     score = {"W": 0, "D": 0, "L": 0}
-    for number in range(games):
+    load_start = load_avg()
+    wall = time.perf_counter()
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for number in range(args.games):
         ours_black = number % 2 == 0
+        opening = OPENINGS[(number // 2) % len(OPENINGS)].split()
         start = time.perf_counter()
-        result, reason, plies = play_game(ours, theirs, ours_black, byoyomi, fsf_nodes)
+        result, reason, plies = play_game(ours, theirs, ours_black, opening, args.max_plies)
         score[result] += 1
-        emit({"bench": "match-game", "game": number + 1, "sakiyomi": "black" if ours_black
-              else "white", "result": result, "reason": reason, "plies": plies,
-              "seconds": round(time.perf_counter() - start, 1)})
-    ours.quit()
-    theirs.quit()
-    emit({"bench": "match", "opponent": theirs.name if theirs.name else FSF,
-          "fsf_nodes_per_move": fsf_nodes, "sakiyomi_byoyomi_ms": byoyomi, "games": games,
-          "sakiyomi_options": options,
-          "W": score["W"], "D": score["D"], "L": score["L"],
-          "sakiyomi_slowest_move_ms": round(SLOWEST[0] * 1000)})
+        emit({"bench": "match-game", "opponent": kind, "game": number + 1,
+              "sakiyomi": "black" if ours_black else "white", "opening": " ".join(opening),
+              "result": result, "reason": reason, "plies": plies,
+              "seconds": round(time.perf_counter() - start, 1), "load": load_avg(),
+              "moves": " ".join(LAST_GAME)})
+    ours.engine.quit()
+    theirs.engine.quit()
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    share, low, high = elo_interval(score["W"], score["D"], score["L"])
+    emit({"bench": "match", "opponent": kind, "opponent_limit": limit,
+          "sakiyomi_limit": {"nodes": args.our_nodes} if args.our_nodes
+          else {"byoyomi": args.byoyomi},
+          "games": args.games, "sakiyomi_options": args.option,
+          "opponent_options": args.their_option,
+          "W": score["W"], "D": score["D"], "L": score["L"], "score": round(share, 3),
+          "elo": _round(elo(share)), "elo_95": [_round(low), _round(high)],
+          "sakiyomi_slowest_move_ms": round(ours.slowest * 1000),
+          "wall_seconds": round(time.perf_counter() - wall),
+          "children_cpu_seconds": round(used.ru_utime + used.ru_stime
+                                        - cpu.ru_utime - cpu.ru_stime),
+          "load_start": load_start, "load_end": load_avg()})
 
 
 def main() -> None:
@@ -255,18 +381,40 @@ def main() -> None:
     parser.add_argument("--mate-seconds", type=float, default=30.0)
     parser.add_argument("--perft-depth", type=int, default=2)
     parser.add_argument("--search-nodes", type=int, default=20_000)
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--byoyomi", type=int, default=1000)
-    parser.add_argument("--fsf-nodes", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=20, help="per match (0: no match)")
+    parser.add_argument("--max-plies", type=int, default=320)
+    parser.add_argument("--byoyomi", type=int, default=1000, help="ours, ms per move")
+    parser.add_argument("--our-nodes", type=int, default=None,
+                        help="ours node-limited instead of byoyomi (load-independent)")
+    parser.add_argument("--fsf-nodes", type=int, nargs="*", default=[1000, 10_000],
+                        help="one match vs fairy-stockfish per node budget")
+    parser.add_argument("--yaneuraou", default=None,
+                        help="path of a YaneuraOu binary (material edition): a match at equal "
+                             "byoyomi")
+    parser.add_argument("--self-nodes", type=int, default=None,
+                        help="a match against our own engine at N nodes (A/B of options: "
+                             "--option for us, --their-option for it)")
+    parser.add_argument("--usi-opponent", default=None,
+                        help="with --self-nodes: another USI engine (e.g. a wrapper running an "
+                             "older sakiyomi) instead of our own")
     parser.add_argument("--option", action="append", default=[],
                         help="NAME=VALUE: a USI option for our engine (repeatable)")
+    parser.add_argument("--their-option", action="append", default=[],
+                        help="NAME=VALUE: a USI option for the opponent (repeatable)")
     args = parser.parse_args()
     if not args.skip_mates:
         bench_mates(args.mate_seconds)
     if not args.skip_speed:
         bench_speed(args.perft_depth, args.search_nodes)
-    if args.games:
-        bench_match(args.games, args.byoyomi, args.fsf_nodes, args.option)
+    if not args.games:
+        return
+    if args.self_nodes:
+        bench_match(args, "usi" if args.usi_opponent else "self", {"nodes": args.self_nodes})
+        return
+    for nodes in args.fsf_nodes:
+        bench_match(args, "fsf", {"nodes": nodes})
+    if args.yaneuraou:
+        bench_match(args, "yaneuraou", {"byoyomi": args.byoyomi})
 
 
 if __name__ == "__main__":

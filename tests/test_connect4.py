@@ -18,9 +18,10 @@ import pytest
 
 from sakiyomi.cli import main
 from sakiyomi.compiled.template import build
-from sakiyomi.engines import SOLVER_CONFIG, analyze_position, solve_position
+from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
 
@@ -98,6 +99,40 @@ def test_four_in_a_row_in_every_direction() -> None:
         assert outcome is not None and outcome.winner == who, moves
 
 
+def test_winning_cells_match_a_cell_by_cell_scan() -> None:
+    """The unrolled bit kernels against a naive scan of every empty cell and every line of
+    four through it, on random boards (stones of one side anywhere in the filled part)."""
+    from sakiyomi.games.connect4 import kernels as k
+
+    def bit(col: int, row: int) -> int:
+        return 1 << (col * (k.HEIGHT + 1) + row)
+
+    def owned(stones: int, col: int, row: int) -> bool:
+        return 0 <= col < k.WIDTH and 0 <= row < k.HEIGHT and bool(stones & bit(col, row))
+
+    lines = ((0, 1), (1, 0), (1, 1), (1, -1))
+    rng = random.Random(12)
+    for _ in range(400):
+        mask = stones = 0
+        for col in range(k.WIDTH):
+            for row in range(rng.randint(0, k.HEIGHT)):
+                mask |= bit(col, row)
+                stones |= bit(col, row) if rng.random() < 0.6 else 0
+        expected = 0
+        for col in range(k.WIDTH):
+            for row in range(k.HEIGHT):
+                if mask & bit(col, row):
+                    continue
+                if any(all(owned(stones, col + (i - gap) * dc, row + (i - gap) * dr)
+                           for i in range(4) if i != gap)
+                       for dc, dr in lines for gap in range(4)):
+                    expected |= bit(col, row)
+        assert k.k_winning_cells(stones, mask) == expected
+        four = any(all(owned(stones, col + i * dc, row + i * dr) for i in range(4))
+                   for col in range(k.WIDTH) for row in range(k.HEIGHT) for dc, dr in lines)
+        assert k.k_aligned(stones) == four
+
+
 def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
     a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
     assert a.key() == b.key() and str(a) == str(b)
@@ -124,6 +159,35 @@ def test_bad_positions_name_the_offending_move(position: str, words: list[str]) 
         from_position("connect4", position)
     for word in words:
         assert word in str(info.value), (position, word, str(info.value))
+
+
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4)])
+def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> None:
+    """from_position's one-pass replay (``_replay``) against play() with a check per move:
+    the same state, history and moves, or both refuse (random digit strings, many illegal).
+    """
+    rng = random.Random(width * 100 + height)
+    prefix = "" if (width, height) == (7, 6) else f"{width}x{height}:"
+    digits = "0123456789"[:width + 2]
+    for _ in range(500):
+        text = "".join(rng.choice(digits) for _ in range(rng.randrange(width * height + 3)))
+        game = Connect4(width, height)
+        expected: object = None
+        for ch in text:
+            col = int(ch) - 1
+            if (not 0 <= col < width or game.outcome() is not None
+                    or col not in game.legal_moves()):
+                expected = "refused"
+                break
+            game.play(col)
+        if expected is None:
+            expected = (game.kernel_state(), game._past, game.moves_played)
+        try:
+            parsed = from_position("connect4", prefix + text)
+            got: object = (parsed.kernel_state(), parsed._past, parsed.moves_played)
+        except PositionError:
+            got = "refused"
+        assert got == expected, text
 
 
 def test_bad_move_texts_are_refused() -> None:
@@ -264,6 +328,15 @@ def test_compiled_and_python_agree_on_values_and_node_counts(config: SearchConfi
             assert python.pv == fast.pv and python.best_move == fast.best_move
 
 
+def test_kernel_perft_equals_the_python_game_perft() -> None:
+    # The compiled kernels' move generator against the game's own methods, wins included
+    # (from "121212" wins come at once: lines end early in both counts).
+    for position in ("", "4453", "121212", "4444445"):
+        game = from_position("connect4", position)
+        for depth in (0, 1, 4):
+            assert perft_position(game, depth) == (perft(game, depth), "compiled")
+
+
 def test_analyze_agrees_between_engines() -> None:
     for position, score in pons_lines("Test_L2_R1", 3, 300):
         game = from_position("connect4", position)
@@ -380,6 +453,41 @@ def test_cli_batch_one_line_per_line_and_bad_lines_reported() -> None:
     assert "line 5" in errors[2] and "game is over" in errors[2]
     assert "line 6" in errors[3] and "beyond the board" in errors[3]
     assert "Traceback" not in out.stderr
+
+
+def test_cli_batch_answers_each_line_as_if_alone() -> None:
+    """The batch keeps one engine but empties it per line: the same values, lines and node
+    counts as solving each position on its own."""
+    lines = [m for m, _ in pons_lines("Test_L2_R1", 6)]
+    out = sakiyomi("solve", "connect4", "-", "--json", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    batch = [json.loads(line) for line in out.stdout.strip().split("\n")]
+    for moves, record in zip(lines, batch, strict=True):
+        alone = solve_position(from_position("connect4", moves))
+        assert (record["value"], record["nodes"], record["pv"]) == (
+            alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), moves
+
+
+def test_cli_small_solve_skips_loading_numba_with_the_same_answer() -> None:
+    """A one-position solve tries the Python engine within PYTHON_FIRST_NODES first: a small
+    position is answered without importing numba, with the compiled engine's value, line and
+    node count."""
+    small = pons_lines("Test_L3_R1", 1)[0][0]
+    code = textwrap.dedent(f"""
+        import json, sys, io, contextlib
+        from sakiyomi.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["solve", "connect4", "{small}", "--json"])
+        print(json.dumps([json.loads(out.getvalue()), "numba" in sys.modules]))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "SAKIYOMI_DEBUG": "1"})
+    record, loaded = json.loads(out.stdout)
+    assert not loaded
+    compiled = solve_position(from_position("connect4", small), engine="compiled")
+    assert (record["value"], record["nodes"], record["pv"]) == (
+        compiled.value, compiled.stats.nodes, [str(m + 1) for m in compiled.pv])
 
 
 def test_cli_bad_input_is_one_line_and_status_2() -> None:

@@ -269,3 +269,8 @@ def test_the_soft_limit_grows_while_the_best_move_changes_and_shrinks_when_it_st
     assert session.aim is not None and session._soft_at is not None
     assert session._soft_at <= session.aim  # never past the hard limit
     session.stop()
+    fixed = GoSession(reply, TimePlan.fixed(0.5), received=start)  # movetime: all of it
+    for move in ("7g7f", "2g2f", "2g2f", "2g2f", "2g2f", "2g2f"):
+        fixed.observe(move, 0)
+    assert fixed._soft_at == fixed.aim
+    fixed.stop()

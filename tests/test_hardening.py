@@ -223,10 +223,10 @@ def no_debug(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_an_internal_error_is_one_line_and_status_1(monkeypatch: pytest.MonkeyPatch,
                                                     no_debug: None) -> None:
-    def broken(*args: object) -> int:
+    def broken(*args: object, **kwargs: object) -> int:
         raise ZeroDivisionError("boom\nsecond line")
 
-    monkeypatch.setattr("sakiyomi.cli.perft", broken)
+    monkeypatch.setattr("sakiyomi.cli.perft_position", broken)
     status, _, err = run(["perft", "tictactoe", "start", "1"])
     assert status == 1
     assert err.startswith("sakiyomi: internal error: ZeroDivisionError: boom")

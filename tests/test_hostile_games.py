@@ -154,9 +154,12 @@ RUNNERS: dict[str, Callable[[Any, int], object]] = {
 
 def _asks(runner: str, method: str) -> bool:
     """Does ``runner`` call ``method`` at all?  Solving reads to the end of the game (and
-    and-or to a win): no evaluate(); the textbook functions have no table: no key(); MCTS
-    asks neither.
+    and-or to a win): no evaluate(); the textbook functions have no table: no key(), nor
+    does the Searcher without a table in a game that cannot repeat (Faulty is ACYCLIC);
+    MCTS asks neither.
     """
+    if method == "key" and runner == "Searcher.search no tt/ordering":
+        return False
     if method == "evaluate" and runner in ("solve", "registry and-or"):
         return False
     if runner.startswith("registry") and get(runner[9:]).monte_carlo is not None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sakiyomi.engines import perft_position
 from sakiyomi.game import MoveError, Player, PositionError
 from sakiyomi.games import load
 from sakiyomi.games.othello import PASS, Othello, from_position, parse_board, square_name
@@ -71,6 +72,24 @@ def test_game_protocol_perft_matches_published_counts() -> None:
     game = load("othello", "start")
     for depth, expected in enumerate(PERFT[:6], 1):
         assert perft(game, depth) == expected
+
+
+def test_kernel_perft_matches_published_counts() -> None:
+    # `perft othello` counts with the compiled kernels' move generator (sakiyomi.compiled.perft);
+    # depth 10 is convention A of the data README (OEIS A124004, Edax -count games).
+    game = load("othello", "start")
+    for depth, expected in enumerate([*PERFT, 24_571_056], 1):
+        assert perft_position(game, depth) == (expected, "compiled")
+
+
+def test_kernel_perft_equals_the_python_game_perft_on_random_positions() -> None:
+    # Two independent move generators (kernel states vs the game's methods), with passes and
+    # finished games met on the way from late positions.
+    for p, o in random_positions(400, seed=12)[::40] + random_positions(400, seed=13)[50::50]:
+        text = "".join("X" if p >> sq & 1 else "O" if o >> sq & 1 else "-" for sq in range(64))
+        game = from_position("othello", text + " X")
+        for depth in (0, 1, 3):
+            assert perft_position(game, depth)[0] == perft(game, depth)
 
 
 def test_forced_pass_counts_as_a_move() -> None:

@@ -6,6 +6,7 @@ the Python Searcher (same nodes when the Othello-only hooks are off).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -105,6 +106,38 @@ def test_solver_agrees_with_textbook_negamax_on_random_endgames() -> None:
         s.reset()
         weak = run_solve(s, game, weak=True).value
         assert weak == (truth > 0) - (truth < 0)
+
+
+@pytest.mark.slow  # a build of its own (about 20 s of compilation)
+def test_two_bound_entries_and_no_etc_give_the_same_values() -> None:
+    """The template options Othello leaves off (TWO_BOUNDS) or on (ETC from 14 empties),
+    switched the other way: the same exact values on endgames large enough for both to act.
+    """
+    rng = random.Random(22)
+    on = searcher()
+    other = CompiledSearch(module(BOUNDS2=1, ETC=0), CONFIG, shortcuts=False)
+    for _ in range(4):
+        game = random_position(rng, rng.choice((14, 15, 16)))
+        on.reset()
+        other.reset()
+        assert run_solve(other, game).value == run_solve(on, game).value
+
+
+def test_first_guess_probes_find_the_exact_value() -> None:
+    """SearchConfig.guess_depth (Othello's solver setting): probes gallop away from a
+    depth-limited guess, then bisect; both engines end on textbook negamax's value.
+    """
+    rng = random.Random(21)
+    s = searcher()
+    for i in range(16):
+        game = random_position(rng, rng.choice((5, 6, 7)))
+        truth = textbook.negamax(game.copy()).value
+        config = replace(CONFIG, guess_depth=1 + i % 4)
+        s.reset()
+        engine = CompiledEngine(game.copy(), config, workspace=s, fresh=False)
+        assert solve(engine.game, searcher=engine).value == truth
+        if i % 4 == 0:
+            assert solve(game, replace(config, leaf_solver=False)).value == truth  # Python
 
 
 @pytest.mark.parametrize("hooks", [

@@ -13,17 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-from sakiyomi.engines import solve_position
+from sakiyomi.engines import EngineSession, solve_position, solver_config
 from sakiyomi.games import load
 from sakiyomi.parallel.book import BookAgent
 from sakiyomi.parallel.combine import child_alpha, parent_view
+from sakiyomi.parallel.jobs import Job, JobResult
 from sakiyomi.parallel.local import LocalBackend
 from sakiyomi.parallel.solver import ParallelResult, ParallelSolver, Progress
 from sakiyomi.parallel.split import SplitPlan
 from sakiyomi.parallel.store import Bounds, Store, StoreError
 from sakiyomi.score import WIN, from_tt
+from sakiyomi.search.solve import solve
 
 OTHELLO_FFO1 = ("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
 
@@ -146,6 +149,74 @@ def test_store_merges_bounds_and_refuses_foreign_files(tmp_path: Path) -> None:
     assert other.read_bytes() == before
 
 
+@pytest.mark.parametrize(("game_name", "position"), [
+    ("connect4", "3246313"),
+    ("othello", OTHELLO_FFO1),
+])
+def test_shared_table_parallel_equals_serial(game_name: str, position: str) -> None:
+    # Forked workers over one shared compiled table: the values of the serial solver.
+    local = LocalBackend(2, load(game_name, position))
+    try:
+        assert local.shared_table
+        result = run(game_name, position, local)
+    finally:
+        local.close()
+    assert result.value == serial_value(game_name, position)
+    check_best_move(game_name, position, result)
+    assert len(result.worker_cpu) == 2 and result.critical_cpu == max(result.worker_cpu)
+
+
+def _test_job(job_id: int, position: str) -> Job:
+    return Job(job_id, "connect4", position, (), "test", -3)
+
+
+def test_workers_find_each_others_entries() -> None:
+    # The same null-window job on the other worker reads the first one's results from the
+    # shared table: far fewer nodes, the same answer.
+    position = "3246313"
+    local = LocalBackend(2, load("connect4", position))
+    try:
+        first_worker, second_worker = (f"local-{n}" for n in (1, 2))
+        local.submit(_test_job(1, position), prefer=first_worker)
+        first = _wait(local, 1)
+        local.submit(_test_job(2, position), prefer=second_worker)
+        second = _wait(local, 2)
+    finally:
+        local.close()
+    assert (first.worker, second.worker) == (first_worker, second_worker)
+    assert first.value == second.value
+    assert second.nodes * 10 < first.nodes
+
+
+def _wait(local: LocalBackend, job_id: int) -> JobResult:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for result in local.poll(0.5):
+            if result.job_id == job_id:
+                assert result.status == "done", result
+                return result
+    raise AssertionError("no result")
+
+
+def test_torn_table_entries_are_misses() -> None:
+    # A shared table's entries can be torn (two writers) or read half-written: the key word
+    # holds key ^ data, so an entry whose data word changed alone fails the key check.  Spoil
+    # every data word's value field; a second solve must still find Pons's value.
+    line = (Path(__file__).parent / "data" / "connect4" / "pons_original"
+            / "Test_L1_R3").read_text().splitlines()[1]
+    position, expected = line.split()[0], int(line.split()[1])
+    game = load("connect4", position)
+    table = np.zeros(2 * solver_config(game).tt_capacity, dtype=np.uint64)
+    session = EngineSession(table=table)
+    first = solve(game, searcher=session.engine(game))
+    assert first.value == expected
+    used = table[1::2] != 0
+    assert used.any()
+    table[1::2][used] ^= np.uint64(0b1011)  # values off by a few: believed, they would mislead
+    second = solve(game, searcher=session.engine(game))
+    assert second.value == expected and second.complete
+
+
 def test_worker_killed_mid_solve_reruns_its_job(tmp_path: Path) -> None:
     position = "3246313"
     killed: list[int] = []
@@ -174,6 +245,30 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
                           text=True, input=stdin, timeout=600)
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _wait_gone(pids: list[int], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [p for p in alive if Path(f"/proc/{p}").exists()
+                 and Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert not alive, f"workers still running after their coordinator died: {alive}"
+
+
 def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: Path) -> None:
     position = "2416615552"
     path = tmp_path / "ck.sqlite"
@@ -194,8 +289,11 @@ def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: P
             if finished_before >= 3:
                 break
     assert proc.poll() is None, "the solve ended before it could be killed"
+    workers = _children(proc.pid)
+    assert len(workers) >= 2
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    _wait_gone(workers)  # orphaned workers stop at once (their job pipe closed)
     with Store(path, "connect4") as store:
         before = {(r.key, r.alpha) for r in store.jobs()}
         assert len(before) >= 3

@@ -6,6 +6,7 @@ through the shared drivers: same values, node counts and PVs.
 
 from __future__ import annotations
 
+import io
 import random
 import re
 import types
@@ -16,8 +17,16 @@ import pytest
 
 from sakiyomi import ordering, score
 from sakiyomi.compiled import kernel_api, search_template
+from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
-from sakiyomi.compiled.template import KERNEL_MARKER, CompiledSearch, build, section, source
+from sakiyomi.compiled.template import (
+    KERNEL_MARKER,
+    CompiledSearch,
+    build,
+    compiling_notice,
+    section,
+    source,
+)
 from sakiyomi.engines import CompiledEngine, engine_for
 from sakiyomi.game import Game, SearchShortcuts
 from sakiyomi.games import load
@@ -71,7 +80,7 @@ def test_generated_text_is_header_hooks_kernels_search_in_that_order() -> None:
     parts = [section(name).text for name in
              ("sakiyomi.compiled.kernel_api", OTHELLO, "sakiyomi.compiled.search_template")]
     at = [text.index(part) for part in parts]
-    assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT)  # then the MCTS playouts
+    assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT + PERFT)  # then playouts, perft
     assert "kernel = njit(" in text[:at[0]]
     assert "\nLEAF = 12\n" in text[:at[0]]  # the build parameters, in the header
 
@@ -210,3 +219,33 @@ def test_plain_template_with_othello_hooks_matches_numba_and_the_searcher() -> N
         engine = plain_engine(game, config)
         same(solve(engine.game, searcher=engine), fast)
         same(fast, solve(game.copy(), config))
+
+
+class _Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_compiling_notice_says_one_line_on_a_terminal_the_first_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
+    kernels = "sakiyomi.games.connect4.kernels"
+    params = {"WIDTH": 5, "HEIGHT": 4}
+    first, again, piped = _Terminal(), _Terminal(), io.StringIO()
+    with compiling_notice(kernels, params, "the connect4 search", stream=first):
+        pass
+    with compiling_notice(kernels, params, "the connect4 search", stream=again):
+        pass
+    with compiling_notice(kernels, {"WIDTH": 6, "HEIGHT": 4}, "the search", stream=piped):
+        pass
+    assert first.getvalue().count("\n") == 1 and "compiling the connect4 search" in (
+        first.getvalue())
+    assert again.getvalue() == "" and piped.getvalue() == ""
+    with pytest.raises(RuntimeError), compiling_notice(kernels, params, "x", stream=again):
+        raise RuntimeError  # a failed build leaves no mark: said again next time
+    for _ in range(2):
+        with compiling_notice(kernels, params, "x", stream=again):
+            pass
+    assert again.getvalue().count("\n") == 2

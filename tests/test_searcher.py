@@ -182,3 +182,70 @@ def test_tt_replacement_policy() -> None:
     assert tt.probe(9) is not None
     tt.store(9, 2, 31, Bound.EXACT, None)  # same key keeps its move if the new one has none
     assert tt.capacity == 4 and 0 < tt.hashfull() <= 1000
+
+
+class _Watcher(StopSignal):
+    """A stop signal that records, at every poll, the count it is given and the count the
+    searcher publishes in ``stats`` (what a live display reads from another thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searcher: Searcher[int] | None = None
+        self.seen: list[tuple[int, int]] = []
+
+    def should_stop(self, nodes: int) -> bool:
+        assert self.searcher is not None
+        self.seen.append((nodes, self.searcher.stats.nodes))
+        return super().should_stop(nodes)
+
+
+def test_counters_are_published_at_every_poll_and_at_the_end() -> None:
+    watcher = _Watcher()
+    searcher = Searcher(TicTacToe(), SearchConfig(check_every=16), stop=watcher)
+    watcher.searcher = searcher
+    searcher.search(5)
+    first = searcher.stats.nodes
+    searcher.search(5)  # counts go on across searches
+    assert len(watcher.seen) >= first // 16 > 1
+    assert all(counted == published for counted, published in watcher.seen)
+    assert searcher.stats.nodes > first and searcher.stats.leaves > 0
+
+
+class _CountingTracer:
+    """Enabled, so the Searcher orders every node's moves before trying any (no deferred TT
+    move); it counts the nodes entered."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.entered = 0
+
+    def enter(self, ply: int, move: object, depth: int, alpha: int, beta: int) -> None:
+        self.entered += 1
+
+    def leave(self, ply: int, value: int, bound: Bound) -> None:
+        pass
+
+    def cutoff(self, ply: int, kind: str, pruned: Sequence[object]) -> None:
+        pass
+
+    def tt_hit(self, ply: int, value: int, bound: Bound) -> None:
+        pass
+
+    def research(self, ply: int, move: object) -> None:
+        pass
+
+
+def test_trying_the_tt_move_before_ordering_the_rest_changes_no_node() -> None:
+    from sakiyomi.games.connect4 import from_position as connect4
+
+    for history in (False, True):  # deferred only without history; both must agree
+        config = SearchConfig(history=history)
+        plain = Searcher(connect4("connect4", "4453"), config)
+        tracer = _CountingTracer()
+        traced = Searcher(connect4("connect4", "4453"), config, tracer=tracer)
+        for depth in range(1, 8):
+            assert plain.search(depth) == traced.search(depth)
+            assert plain.pv == traced.pv
+        assert plain.stats.as_dict() == traced.stats.as_dict()
+        assert tracer.entered == traced.stats.nodes

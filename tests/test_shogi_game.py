@@ -20,7 +20,8 @@ from sakiyomi.game import (
     TacticalMoves,
 )
 from sakiyomi.games import load
-from sakiyomi.games.shogi import HAND_VALUE, SUPERIOR_VALUE, VALUE, ShogiGame, static_score
+from sakiyomi.games.shogi import EVALUATIONS, SUPERIOR_VALUE, ShogiGame
+from sakiyomi.games.shogi_eval import KOMAWARI, board_score
 from sakiyomi.games.shogi_facade import rotate_sfen
 from sakiyomi.score import loss_in, win_in
 from sakiyomi.search.perft import perft
@@ -84,10 +85,11 @@ def test_transposed_move_orders_give_equal_keys() -> None:
     assert ShogiGame(START, ["7g7f"]).key() != ShogiGame(START).key()
 
 
-def test_incremental_score_equals_recount_and_undo() -> None:
+@pytest.mark.parametrize("evaluation", EVALUATIONS)
+def test_incremental_score_equals_recount_and_undo(evaluation: str) -> None:
     rng = random.Random(3)
     for row in MIDGAME:
-        game = ShogiGame(row["sfen"])
+        game = ShogiGame(row["sfen"], evaluation=evaluation)
         for _ in range(40):
             moves = game.legal_moves()
             if not moves:
@@ -95,7 +97,7 @@ def test_incremental_score_equals_recount_and_undo() -> None:
             before = game.evaluate()
             move = rng.choice(list(moves))
             game.play(move)
-            assert game._score[-1] == static_score(game.board)
+            assert game._score[-1] == board_score(game.tables, game.board)
             game.undo()
             assert game.evaluate() == before
             game.play(move)
@@ -118,30 +120,52 @@ def test_checking_moves_equal_the_checks_among_legal_moves() -> None:
             game.play(rng.choice(list(game.legal_moves())))
 
 
-def test_evaluation_is_symmetric_under_rotation() -> None:
+@pytest.mark.parametrize("evaluation", EVALUATIONS)
+def test_evaluation_is_symmetric_under_rotation(evaluation: str) -> None:
+    # The board turned round with the colours swapped: the same position for the other side,
+    # so the side to move scores it the same (the score from black's side is negated).
     rng = random.Random(5)
     for row in MIDGAME:
-        game = ShogiGame(row["sfen"])
-        _random_line(game, 10, rng)
-        if game.outcome() is not None:
-            continue
-        rotated = ShogiGame(rotate_sfen(game.sfen()))
-        assert rotated.to_move != game.to_move
-        assert rotated.evaluate() == game.evaluate()
+        game = ShogiGame(row["sfen"], evaluation=evaluation)
+        for _ in range(4):
+            _random_line(game, 6, rng)
+            if game.outcome() is not None:
+                break
+            rotated = ShogiGame(rotate_sfen(game.sfen()), evaluation=evaluation)
+            assert rotated.to_move != game.to_move
+            assert rotated.evaluate() == game.evaluate()
+            assert rotated._score[-1] == -game._score[-1]
+
+
+def test_full_evaluation_prefers_castles_and_attacks() -> None:
+    # Independent expectations, not values: a gold next to its king is worth more than the same
+    # gold far away; a king on its back rank more than one in mid-board; with a rook in the
+    # enemy's hand an open king is worse than a covered one.
+    near = ShogiGame("4k4/9/9/9/9/9/9/4G4/4K4 b - 1").evaluate()
+    far = ShogiGame("4k4/9/9/9/G8/9/9/9/4K4 b - 1").evaluate()
+    assert near > far
+    home = ShogiGame("4k4/9/9/9/9/9/9/9/4K4 b - 1").evaluate()
+    exposed = ShogiGame("4k4/9/9/9/4K4/9/9/9/9 b - 1").evaluate()
+    assert home > exposed
+    covered = ShogiGame("4k4/9/9/9/9/9/3GSG3/3G1S3/4K4 w r 1").evaluate()
+    bare = ShogiGame("4k4/9/9/9/9/3GSG3/9/3G1S3/4K4 w r 1").evaluate()
+    assert covered < bare  # white (to move) likes black's open king
 
 
 def test_koma_wari_follows_seed_003() -> None:
     # Seed 003 (slides): 歩1 香5 桂6 銀8 金9 角13 飛15, 93 points a side at the start.
-    per_side = 9 * VALUE[1] + 2 * VALUE[2] + 2 * VALUE[3] + 2 * VALUE[4] + 2 * VALUE[7] \
-        + VALUE[5] + VALUE[6]
+    value = KOMAWARI.material
+    per_side = 9 * value[1] + 2 * value[2] + 2 * value[3] + 2 * value[4] + 2 * value[7] \
+        + value[5] + value[6]
     assert per_side == 9300
-    assert static_score(ShogiGame().board) == 0
-    # A capture: black wins a silver (800 on the board, 800 in hand) and keeps its pieces.
-    game = ShogiGame("4k4/9/4s4/4P4/9/9/9/9/4K4 b - 1")
+    assert board_score(KOMAWARI, ShogiGame().board) == 0
+    # A capture: black wins a silver (800 on the board, 800 in hand) and its pawn promotes
+    # (a tokin counts as a gold, 900): 800 + 800 + 900 - 100.
+    game = ShogiGame("4k4/9/4s4/4P4/9/9/9/9/4K4 b - 1", evaluation="komawari")
     before = game._score[-1]
     game.play(game.move_from_text("5d5c+"))
-    assert game._score[-1] - before == VALUE[4] + HAND_VALUE[3] + VALUE[9] - VALUE[1] \
-        - 30  # piece-square: the pawn's bonus for standing on rank d (3 ranks up) goes
+    assert game._score[-1] - before == 2400
+    assert ShogiGame("4k4/9/9/9/9/9/9/9/4K4 b R 1", evaluation="komawari").evaluate() == 1500
     assert ShogiGame("4k4/9/9/9/9/9/9/9/4K4 b R 1").evaluate() > \
         ShogiGame("4k4/9/9/9/9/9/9/9/4K4 b B 1").evaluate()
 

@@ -15,25 +15,26 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from sakiyomi.agents import Agent, HumanAgent, MCTSAgent, SearchAgent
 from sakiyomi.engines import (
     ENGINES,
+    EngineSession,
     analyze_position,
     mcts_position,
+    perft_position,
     search_position,
     solve_position,
 )
-from sakiyomi.game import Game, GameError, GameUnits, Player
+from sakiyomi.game import Game, GameError, GameUnits, Player, capable
 from sakiyomi.games import GAMES, load
 from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
 from sakiyomi.search import algorithms
-from sakiyomi.search.limits import Limits
+from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.mcts import MAX_EXPLORATION, MCTSConfig
-from sakiyomi.search.perft import perft
 
 # Limits of the numbers the command line takes (each refused beyond, in one line).
 MAX_DEPTH = MAX_PLY - 1  # the search horizon (perft's recursion stays within it too)
@@ -41,6 +42,9 @@ MAX_NODES = 10**15  # the compiled engine counts nodes in 64 bits: far below 2**
 MAX_SECONDS = 1e6  # about 11.6 days: any real time limit, with room for node budgets
 MAX_DRAWN = 10**7  # nodes recorded or drawn by `tree`
 MAX_BATCH_NUMBER = 10**6  # the numbers that may follow a batch line's position (a score)
+# A single solve tries the Python engine this far before loading the compiled one (same
+# answers, same node counts; about 20 ms of Python against half a second of loading numba).
+PYTHON_FIRST_NODES = 5_000
 MAX_MESSAGE = 500  # characters of an error line
 MAX_SEARCHES = 64  # searches the web app may run at once
 # Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
@@ -61,8 +65,8 @@ class _Parser(argparse.ArgumentParser):
 
 def game_value(game: Game[Any], value: int, solved: bool) -> int:
     """A score in the game's own units (DESIGN.md §8)."""
-    if isinstance(game, GameUnits):
-        return game.to_game_units(value)
+    if capable(game, GameUnits):  # decided once per class (a Protocol isinstance is slow)
+        return cast(GameUnits, game).to_game_units(value)
     if solved and is_decisive(value):
         return sign(value)
     return value
@@ -203,14 +207,24 @@ def _mcts_options(p: argparse.ArgumentParser) -> None:
 
 
 def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool = False,
-               engine: str = "auto", limits: Limits | None = None) -> None:
-    game = load(name, position)
+               engine: str = "auto", limits: Limits | None = None,
+               game: Game[Any] | None = None, session: EngineSession | None = None,
+               stop: StopSignal | None = None) -> None:
+    """Solve and print one position (``game``: already parsed from ``position``; ``session``:
+    a batch's engine, emptied for each line; ``stop``: a batch's signal when no line has
+    limits, instead of one per line).
+    """
+    game = game if game is not None else load(name, position)
     if game.outcome() is not None:
         raise GameError(f"position {position!r} is already finished: there is nothing to solve")
     start = time.perf_counter()
-    with _watch(as_json or batch, game, f"solving {position}") as watch:
-        result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
-                                limits=limits)
+    if batch:  # no live progress: one engine for every line
+        result = solve_position(game, weak=weak, engine=engine, limits=limits,
+                                session=session, stop=stop)
+    else:
+        with _watch(as_json, game, f"solving {position}") as watch:
+            result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
+                                    limits=limits, python_first=PYTHON_FIRST_NODES)
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
     units = (lambda v: v) if weak else (lambda v: game_value(game, v, True))
     pv_text = _moves_text(game, result.pv)
@@ -241,17 +255,24 @@ def _batch_position(name: str, text: str) -> str:
     'MOVES SCORE' lines).  Anything else is returned whole, so that the game refuses it and
     the line is reported: never a guess (an empty head is not the empty board).
     """
+    return _batch_line(name, text)[0]
+
+
+def _batch_line(name: str, text: str) -> tuple[str, Game[Any] | None]:
+    """``_batch_position`` and the game it was read as, when reading it whole succeeded
+    (so that a batch parses each line once).
+    """
     head = text.split(";")[0].strip()
     if not head:
-        return text
+        return text, None
     try:
-        load(name, head)
+        game = load(name, head)
     except GameError:
         words = head.split()
         if len(words) >= 2 and all(_is_integer(word) for word in words[1:]):
-            return words[0]
-        return head
-    return head
+            return words[0], None
+        return head, None
+    return head, game
 
 
 def _is_integer(word: str) -> bool:
@@ -276,14 +297,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     status = 0
     bar = interactive(args.json) and not sys.stdin.isatty()
+    session = EngineSession(engine=args.engine)
+    limits = Limits(nodes=args.nodes, time=args.time)
+    unlimited = StopSignal() if limits == Limits() else None  # never fires: one for all
     for number, line in enumerate(batch(sys.stdin, bar), 1):
         text = line.strip()
         if not text:
             continue
-        position = _batch_position(args.game, text)
         try:
+            position, game = _batch_line(args.game, text)
             _solve_one(args.game, position, args.weak, args.json, batch=True,
-                       engine=args.engine, limits=Limits(nodes=args.nodes, time=args.time))
+                       engine=args.engine, limits=limits, game=game, session=session,
+                       stop=unlimited)
         except GameError as exc:
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
@@ -354,10 +379,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise UsageError("DEPTH must be 0 or more")
     start = time.perf_counter()
-    count = perft(game, args.depth)
+    count, engine = perft_position(game, args.depth, engine=args.engine)
     seconds = time.perf_counter() - start
     record = {"game": args.game, "position": args.position, "depth": args.depth,
-              "nodes": count, "seconds": round(seconds, 6)}
+              "nodes": count, "engine": engine, "seconds": round(seconds, 6)}
     _emit(record, args.json, str(count))
     return 0
 
@@ -541,6 +566,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("position")
     p.add_argument("depth", type=_perft_depth)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled kernels' move generator for kernel games, or the Python game")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")

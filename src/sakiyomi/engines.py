@@ -21,6 +21,8 @@ game is solved and searched with, the same for both engines.
 from __future__ import annotations
 
 import random
+import re
+import sys
 import threading
 import types
 import weakref
@@ -28,8 +30,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
+from sakiyomi.compiled import perft as compiled_perft
 from sakiyomi.compiled.playout import KernelWalker
-from sakiyomi.compiled.template import CompiledSearch, build, numba_available
+from sakiyomi.compiled.template import (
+    CompiledSearch,
+    build,
+    compiling_notice,
+    numba_available,
+)
 from sakiyomi.game import (
     Game,
     GameError,
@@ -43,6 +51,7 @@ from sakiyomi.search import algorithms
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.mcts import MCTS, MCTSConfig, Walker, game_walker
+from sakiyomi.search.perft import perft
 from sakiyomi.search.result import SearchInfo, SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.solve import MoveValue, analyze, solve
@@ -102,6 +111,27 @@ def engine_for(
     elif engine == "compiled":
         raise GameError("this game has no compiled kernels: use --engine python or auto")
     return Searcher(game, config, stop=stop, tracer=tracer)
+
+
+def perft_position(game: Game[Any], depth: int, *, engine: str = "auto") -> tuple[int, str]:
+    """(perft of ``game`` to ``depth`` plies, the engine that counted): the compiled kernels'
+    move generator (``sakiyomi.compiled.perft``) for kernel games unless ``engine`` is
+    "python", else the game's own methods (``sakiyomi.search.perft``); the counts are equal.
+    """
+    if engine not in ENGINES:
+        raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine != "python" and capable(game, KernelGame) and numba_available():
+        kernel = cast(KernelGame, game)
+        module_name, params = kernel.kernel_spec()
+        mkey = (module_name, tuple(sorted(params.items())))
+        with _pool_lock:
+            module = _modules.get(mkey)
+        if module is None:
+            module = build(module_name, params)
+        return compiled_perft.count(module, kernel.kernel_state(), depth), "compiled"
+    if engine == "compiled":
+        raise GameError("this game has no compiled kernels: use --engine python or auto")
+    return perft(game, depth), "python"
 
 
 # ---- Monte Carlo tree search ----------------------------------------------------------------
@@ -167,7 +197,8 @@ def _kernel_module(game: KernelGame) -> types.ModuleType:
         with _pool_lock:
             _modules[mkey] = module
     if not warm:
-        KernelWalker.warm_up(module, game.kernel_state())
+        with compiling_notice(module_name, params, f"the {_game_name(module_name)} playouts"):
+            KernelWalker.warm_up(module, game.kernel_state())
         with _pool_lock:
             _playouts_ready[mkey] = True
     return module
@@ -196,8 +227,9 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         module = _modules.get(mkey)
     if module is None:
         try:
-            module = build(module_name, params)
-            _warm_up(module, game)
+            with compiling_notice(module_name, params, f"the {_game_name(module_name)} search"):
+                module = build(module_name, params)
+                _warm_up(module, game)
         except Exception as exc:  # a plugin's kernels: one clear line, not numba's traceback
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise GameError(f"the compiled kernels {module_name} could not be built: "
@@ -205,6 +237,25 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         with _pool_lock:
             _modules[mkey] = module
     return CompiledSearch(module, config, shortcuts=shortcuts)
+
+
+def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> CompiledSearch:
+    """A compiled workspace of ``game`` over ``table``, a uint64 array of ``2 *
+    config.tt_capacity`` words that other processes may be using at the same time (parallel
+    solving shares one table between its workers; the template's entries are lockless).
+    """
+    kernel = cast(KernelGame, game)
+    shortcuts = capable(game, SearchShortcuts)
+    base = _lease(kernel, config, shortcuts)  # loads the compiled module once per process
+    module_name, params = kernel.kernel_spec()
+    _give_back((module_name, tuple(sorted(params.items())), config, shortcuts), base)
+    return CompiledSearch(base.module, config, shortcuts=shortcuts, table=table)
+
+
+def _game_name(module_name: str) -> str:
+    """'connect4' for 'sakiyomi.games.connect4.kernels' (what a compiling notice names)."""
+    parts = [p for p in re.split(r"[./\\]", module_name) if p not in ("", "py", "kernels")]
+    return parts[-1] if parts else module_name
 
 
 def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
@@ -363,28 +414,41 @@ class EngineSession:
     engine is a new ``Searcher`` over one kept ``TranspositionTable``.
     """
 
-    def __init__(self, config: SearchConfig | None = None, engine: str = "auto") -> None:
+    def __init__(self, config: SearchConfig | None = None, engine: str = "auto",
+                 table: Any = None) -> None:
         if engine not in ENGINES:
             raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
         self.config = config
         self.kind = engine
+        self.table = table  # the compiled engine's table, shared (``shared_workspace``)
         self._compiled: CompiledEngine | None = None
         self._tt: TranspositionTable[Any] | None = None
         self._tt_slots = 0
 
-    def engine(self, game: Game[M], stop: StopSignal | None = None) -> Engine[M]:
-        """An engine over ``game`` (searched in place) with this session's table."""
+    def engine(self, game: Game[M], stop: StopSignal | None = None, *,
+               fresh: bool = False) -> Engine[M]:
+        """An engine over ``game`` (searched in place) with this session's table; ``fresh``:
+        emptied first, so that the search counts what a new engine would (a batch of
+        positions keeps one engine, not one table: each line is answered as if alone).
+        """
         config = self.config if self.config is not None else solver_config(game)
         if self.kind != "python" and compiled_available(game):
             if self._compiled is None or self._compiled.config != config:
-                self._compiled = CompiledEngine(game, config, stop=stop)
+                shared = (shared_workspace(game, config, self.table)
+                          if self.table is not None else None)
+                self._compiled = CompiledEngine(game, config, stop=stop, workspace=shared)
             else:
                 self._compiled.game = game
-                self._compiled.stop = stop if stop is not None else StopSignal()
+                if stop is None or stop is not self._compiled.stop:  # (each sets a callback)
+                    self._compiled.stop = stop if stop is not None else StopSignal()
+                if fresh:
+                    self._compiled.reset()
             compiled: Engine[M] = self._compiled
             return compiled
         if self.kind == "compiled" and not capable(game, KernelGame):
             raise GameError("this game has no compiled kernels: use --engine python or auto")
+        if fresh:
+            return Searcher(game, config, stop=stop)
         if config.tt and (self._tt is None or self._tt_slots != config.tt_capacity):
             self._tt = TranspositionTable(config.tt_capacity)
             self._tt_slots = config.tt_capacity
@@ -426,13 +490,33 @@ def solve_position(
     game: Game[M], *, weak: bool = False, engine: str = "auto", with_pv: bool = True,
     config: SearchConfig | None = None, limits: Limits | None = None,
     stop: StopSignal | None = None, observe: Observer | None = None,
+    session: EngineSession | None = None, python_first: int = 0,
 ) -> SearchResult[M]:
     """``search.solve.solve`` of a copy of ``game`` on the chosen engine, with ``config``
     (default ``solver_config``).  ``stop``, or the node and time ``limits`` (counted from when
     the engine is ready), may end it first: then the result is incomplete (see ``solve``).
+    ``session``: take the engine from it, emptied (a batch: one workspace for every line,
+    the same answers and node counts as separate solves); its engine kind and settings then
+    stand for ``engine`` and ``config``.  ``python_first`` (nodes; "auto", no limits, numba
+    not loaded yet in this process): try the Python engine within that many nodes first.
+    Both engines give the same answer and node counts, and a small position is solved in
+    Python before numba and the compiled search would have loaded (about half a second of
+    CPU): what a one-position command line wants; past the budget the compiled engine
+    starts afresh (the budget, a few milliseconds, is lost).
     """
-    searcher = engine_for(game.copy(), config, engine=engine)
-    searcher.stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if (python_first and engine == "auto" and session is None and stop is None
+            and (limits is None or limits == Limits()) and "numba" not in sys.modules
+            and capable(game, KernelGame)):
+        quick = solve_position(game, weak=weak, engine="python", with_pv=with_pv,
+                               config=config, limits=Limits(nodes=python_first))
+        if quick.complete:
+            return quick
+    stop = stop if stop is not None else StopSignal.from_limits(limits or Limits())
+    if session is not None:
+        searcher = session.engine(game.copy(), stop, fresh=True)
+    else:
+        searcher = engine_for(game.copy(), config, engine=engine)
+        searcher.stop = stop
     if observe is not None:
         observe(searcher)
     return _tagged(solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv),

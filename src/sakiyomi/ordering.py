@@ -34,22 +34,36 @@ class MoveOrderer(Generic[M]):
         self.history: dict[M, int] = {}
 
     def order(self, moves: Sequence[M], tt_move: M | None, ply: int) -> list[M]:
-        """Moves best-first; the sort is stable so equal moves keep the game's order."""
+        """Moves best-first; the sort is stable so equal moves keep the game's order.
+
+        The TT move and the killers are found by one dict look-up per move (their bonuses,
+        the TT move's taking precedence), not by comparing every move with each of them:
+        moves that are objects (python-chess) compare in Python code, even with None.
+        """
         hints = self._hints(moves) if self._hints is not None else None
         killer0, killer1 = self.killers[ply] if self._use_killers else (None, None)
         history = self.history if self._use_history else None
         if hints is None and killer0 is None and not history and tt_move is None:
             return list(moves)
+        special: dict[M, int] = {}
+        if killer1 is not None:
+            special[killer1] = KILLER_BONUS
+        if killer0 is not None:
+            special[killer0] = KILLER_BONUS * 2
+        if tt_move is not None:
+            special[tt_move] = TT_BONUS
         scores = [h * HINT_SCALE for h in hints] if hints is not None else [0] * len(moves)
-        for i, move in enumerate(moves):
-            if move == tt_move:
-                scores[i] += TT_BONUS
-            elif move == killer0:
-                scores[i] += KILLER_BONUS * 2
-            elif move == killer1:
-                scores[i] += KILLER_BONUS
-            elif history:
-                scores[i] += history.get(move, 0)
+        bonus_of = special.get
+        if history:
+            credit = history.get
+            for i, move in enumerate(moves):
+                bonus = bonus_of(move) if special else None
+                scores[i] += bonus if bonus is not None else credit(move, 0)
+        elif special:
+            for i, move in enumerate(moves):
+                bonus = bonus_of(move)
+                if bonus is not None:
+                    scores[i] += bonus
         order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in order]
 

@@ -7,6 +7,13 @@ one entry with the full key for verification.  Replacement policy (the classic
 search (older generation), or (4) the new entry was searched at least as deep.
 Otherwise the deeper, current entry stays, because it saved more work.
 Memory is bounded by ``capacity`` whatever the search does.
+
+Storage is flat, for the Python node loop: ``slots`` maps a slot index (``key & mask``) to a
+plain tuple ``(key, depth, value, bound, move, generation)`` (the fields of ``TTEntry``).  A
+dict holds only the slots in use, so a large table costs nothing until it fills (a list of
+2**23 empty slots took 50-70 ms to make and free, more than a short search), and a plain
+tuple is several times cheaper to build than an entry object.  The Searcher reads ``slots``
+directly; everything else uses ``probe`` and ``store``.
 """
 
 from __future__ import annotations
@@ -36,7 +43,10 @@ class TTEntry(NamedTuple, Generic[M]):
     generation: int
 
 
-ENTRY_BYTES_ESTIMATE = 200  # a Python NamedTuple and its slot, roughly; used for --hash sizes
+# What a slot holds: the fields of TTEntry, in that order, as a plain tuple.
+RawEntry = tuple[int, int, int, Bound, M | None, int]
+
+ENTRY_BYTES_ESTIMATE = 200  # a stored tuple, its ints and its dict slot, roughly; --hash sizes
 
 
 class TranspositionTable(Generic[M]):
@@ -46,10 +56,9 @@ class TranspositionTable(Generic[M]):
         size = 1
         while size < max(1, capacity):
             size <<= 1
-        self._mask = size - 1
-        self._slots: list[TTEntry[M] | None] = [None] * size
+        self.mask = size - 1
+        self.slots: dict[int, RawEntry[M]] = {}
         self.generation = 0
-        self.used = 0
 
     @classmethod
     def from_megabytes(cls, megabytes: float) -> TranspositionTable[M]:
@@ -63,36 +72,41 @@ class TranspositionTable(Generic[M]):
     @property
     def capacity(self) -> int:
         """Number of slots."""
-        return self._mask + 1
+        return self.mask + 1
+
+    @property
+    def used(self) -> int:
+        """Number of slots in use."""
+        return len(self.slots)
 
     def new_search(self) -> None:
         """Start a new generation: older entries become preferred victims."""
         self.generation += 1
 
     def clear(self) -> None:
-        """Forget everything."""
-        self._slots = [None] * (self._mask + 1)
-        self.used = 0
+        """Forget everything (in place: the Searcher may hold ``slots``)."""
+        self.slots.clear()
 
     def probe(self, key: int) -> TTEntry[M] | None:
         """The entry stored for ``key``, or None."""
-        entry = self._slots[key & self._mask]
-        if entry is not None and entry.key == key:
-            return entry
+        entry = self.slots.get(key & self.mask)
+        if entry is not None and entry[0] == key:
+            return TTEntry._make(entry)
         return None
 
     def store(self, key: int, depth: int, value: int, bound: Bound, move: M | None) -> None:
         """Store a result, following the replacement policy."""
-        index = key & self._mask
-        old = self._slots[index]
-        if old is None:
-            self.used += 1
-        elif old.key != key and old.generation == self.generation and old.depth > depth:
-            return
-        elif old.key == key and move is None:
-            move = old.move  # keep the best move we knew for this position
-        self._slots[index] = TTEntry(key, depth, value, bound, move, self.generation)
+        index = key & self.mask
+        slots = self.slots
+        old = slots.get(index)
+        if old is not None:
+            if old[0] != key:
+                if old[5] == self.generation and old[1] > depth:
+                    return
+            elif move is None:
+                move = old[4]  # keep the best move we knew for this position
+        slots[index] = (key, depth, value, bound, move, self.generation)
 
     def hashfull(self) -> int:
         """Permille of slots in use (UCI 'hashfull')."""
-        return self.used * 1000 // self.capacity
+        return len(self.slots) * 1000 // (self.mask + 1)

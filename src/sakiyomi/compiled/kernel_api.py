@@ -16,7 +16,10 @@ plain Python), the shared score constants and the build parameters.  The kernels
   False and still define ``k_hint``, ``k_bounds`` and ``k_search_moves``;
 * optional hooks, switched off by the defaults after this module's own ``KERNELS`` marker
   (that text is copied *before* a game's kernels, so a game that defines them wins):
-  ``HAS_LEAF_SOLVER`` with ``k_leaf_solve`` and ``HAS_CUTOFF`` with ``k_cutoff``.
+  ``HAS_LEAF_SOLVER`` with ``k_leaf_solve``, ``HAS_CUTOFF`` with ``k_cutoff``, ``HAS_ETC``
+  with ``k_etc`` (enhanced transposition cut-offs), and ``TWO_BOUNDS`` (two-bound table
+  entries).  These change the compiled search only: a game that turns on ETC or two bounds
+  gets the same values from both engines, but no longer the same node counts.
 
 The Python game class calls the same kernels (the module itself, or ``build(...,
 compiled=False)``), so the rules are written once.  This module is also what the search
@@ -147,3 +150,20 @@ def k_cutoff(state: State, alpha: int, beta: int) -> tuple[bool, int]:
     Default: never cuts.
     """
     return False, 0
+
+
+TWO_BOUNDS = False
+"""Table entries keep a lower and an upper bound (three words a slot instead of two), so that
+the null-window probes of a bisection, failing high and low in turn, keep each other's proofs.
+"""
+
+HAS_ETC = False
+
+
+@kernel
+def k_etc(state: State, depth: int) -> bool:
+    """Whether to try enhanced transposition cut-offs at this node: before searching, look
+    every child up in the table for a bound that already refutes it (worth it only where
+    subtrees are large).  Default: never.
+    """
+    return False

@@ -27,17 +27,20 @@ from typing import Any
 
 from sakiyomi.compiled.kernel_api import (
     HAS_CUTOFF,
+    HAS_ETC,
     HAS_HINTS,
     HAS_LEAF_SOLVER,
     HAS_SHORTCUTS,
     MAX_MOVES,
     MOVE_LIMIT,
     PLY_LIMIT,
+    TWO_BOUNDS,
     Mem,
     State,
     Table,
     k_bounds,
     k_cutoff,
+    k_etc,
     k_evaluate,
     k_hint,
     k_key,
@@ -113,11 +116,19 @@ PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
 MEM_SIZE = SCORES + PLIES * MAX_MOVES
-# A table entry: tt[2 * slot] is the full key; tt[2 * slot + 1] packs value (22 bits, offset:
+# A table entry: tt[2 * slot] is the full key XOR the data word, tt[2 * slot + 1] (the data)
+# packs value (22 bits, offset:
 # |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
 # generation modulo 64 (6) and the epoch (15).  A slot is occupied iff its epoch is the
 # table's: clearing is one increment (reset()), and a full clear is needed only once every
 # EPOCH_LIMIT resets (a batch of solves must not rewrite a 128 MiB table every few lines).
+# With the kernels' TWO_BOUNDS a slot has a third word: the value field of the second word is
+# then the lower bound and the third word the upper bound (both offset by V_OFF; NO_LOWER and
+# NO_UPPER when unknown), and the bound field is unused.
+# Storing key ^ data (Hyatt's lockless hashing) lets processes share one table (parallel
+# solving: ``CompiledSearch(table=)``): an entry torn by two writers, or read half-written,
+# fails the key check and is a miss, never a wrong bound.  Alone it changes nothing.  (The
+# third word of TWO_BOUNDS is not covered: kernels sharing a table keep TWO_BOUNDS off.)
 V_OFF = 1 << 21
 V_MASK = (1 << 22) - 1
 D_SHIFT = 22
@@ -126,6 +137,9 @@ M_SHIFT = 34
 G_SHIFT = 42
 E_SHIFT = 48
 EPOCH_LIMIT = (1 << 15) - 1
+SLOT = 3 if TWO_BOUNDS else 2  # words per table slot
+NO_LOWER = 1 - V_OFF
+NO_UPPER = V_OFF - 1
 
 
 def make_workspace(capacity: int) -> tuple[Mem, Table]:
@@ -136,7 +150,7 @@ def make_workspace(capacity: int) -> tuple[Mem, Table]:
     mem[C_MASK] = capacity - 1
     mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
-    return mem, _np.zeros(2 * capacity, dtype=_np.uint64)  # (key, data) pairs, one line
+    return mem, _np.zeros(SLOT * capacity, dtype=_np.uint64)  # (key, data[, upper]) slots
 
 
 @kernel
@@ -162,20 +176,43 @@ def t_from_tt(value: int, ply: int) -> int:
 @kernel
 def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
             move: int) -> None:
-    """TranspositionTable.store: depth-preferred within a generation, same slot rules."""
-    slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
-    old = I64(tt[slot + 1])
+    """TranspositionTable.store: depth-preferred within a generation, same slot rules.  With
+    TWO_BOUNDS, a result for the key and depth already stored keeps the other bound.
+    """
+    slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
+    old_data = tt[slot + 1]
+    old = I64(old_data)
+    mine = (tt[slot] ^ old_data) == key
+    same = False
     if (old >> E_SHIFT) != mem[C_EPOCH]:
         mem[C_USED] += 1
-    elif (tt[slot] != key and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
+    elif (not mine and ((old >> G_SHIFT) & 63) == (mem[C_GEN] & 63)
           and ((old >> D_SHIFT) & 1023) > depth):
         return
-    elif tt[slot] == key and move < 0:
-        move = ((old >> M_SHIFT) & 255) - 1
-    tt[slot] = key
-    tt[slot + 1] = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
-                  | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
-                  | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    elif mine:
+        same = ((old >> D_SHIFT) & 1023) == depth
+        if move < 0:
+            move = ((old >> M_SHIFT) & 255) - 1
+    if TWO_BOUNDS:
+        lower = I64(NO_LOWER)
+        upper = I64(NO_UPPER)
+        if same:
+            lower = (old & V_MASK) - V_OFF
+            upper = I64(tt[slot + 2]) - V_OFF
+        if bound != UPPER:
+            lower = max(lower, value)
+        if bound != LOWER:
+            upper = min(upper, value)
+        if lower > upper:  # inconsistent with what was kept (another depth's view): start over
+            lower = value if bound != UPPER else I64(NO_LOWER)
+            upper = value if bound != LOWER else I64(NO_UPPER)
+        value = lower
+        tt[slot + 2] = _np.uint64(upper + V_OFF)
+    data = _np.uint64((value + V_OFF) | (depth << D_SHIFT) | (bound << B_SHIFT)
+                      | ((move + 1) << M_SHIFT) | ((mem[C_GEN] & 63) << G_SHIFT)
+                      | (mem[C_EPOCH] << E_SHIFT))  # < 2**63: stays an exact uint64
+    tt[slot] = key ^ data
+    tt[slot + 1] = data
 
 
 @kernel
@@ -209,6 +246,39 @@ def t_order(state: State, mem: Mem, ply: int, count: int, tt_move: int) -> None:
             j -= 1
         mem[base + j] = m
         mem[sbase + j] = s
+
+
+@kernel
+def t_etc(state: State, depth: int, beta: int, ply: int, mem: Mem, tt: Table, base: int,
+          count: int) -> int:
+    """Enhanced transposition cut-off: look up each child of the moves at ``mem[base:]``; when
+    one's stored upper bound u gives -u >= beta, that is this node's fail-high value (no search,
+    no node counted); otherwise -INF.
+    """
+    mask = _np.uint64(mem[C_MASK])
+    epoch = mem[C_EPOCH]
+    for i in range(count):
+        child = k_play(state, mem[base + i])
+        ckey = k_key(child)
+        slot = SLOT * I64(ckey & mask)
+        data = tt[slot + 1]
+        entry = I64(data)
+        if ((entry >> E_SHIFT) != epoch or (tt[slot] ^ data) != ckey
+                or ((entry >> D_SHIFT) & 1023) < depth - 1):
+            continue
+        if TWO_BOUNDS:
+            upper = I64(tt[slot + 2]) - V_OFF
+        else:
+            if ((entry >> B_SHIFT) & 3) == LOWER:
+                continue
+            upper = (entry & V_MASK) - V_OFF
+        value = -t_from_tt(upper, ply + 1)
+        if value >= beta:
+            mem[C_TTCUTS] += 1
+            if ((entry >> D_SHIFT) & 1023) < SOLVED:
+                mem[C_HORIZON] = 1
+            return value
+    return -INF
 
 
 @kernel
@@ -263,17 +333,25 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
     tt_move = -1
     if mem[F_TT]:
         mem[C_PROBES] += 1
-        slot = 2 * I64(key & _np.uint64(mem[C_MASK]))
-        entry = I64(tt[slot + 1])
-        if (entry >> E_SHIFT) == mem[C_EPOCH] and tt[slot] == key:
+        slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
+        data = tt[slot + 1]
+        entry = I64(data)
+        if (entry >> E_SHIFT) == mem[C_EPOCH] and (tt[slot] ^ data) == key:
             mem[C_HITS] += 1
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
             if ply > 0 and edepth >= depth and not pv_node:
                 value = t_from_tt((entry & V_MASK) - V_OFF, ply)
-                bound = (entry >> B_SHIFT) & 3
-                if (bound == EXACT or (bound == LOWER and value >= beta)
-                        or (bound == UPPER and value <= alpha)):
+                if TWO_BOUNDS:
+                    upper = t_from_tt(I64(tt[slot + 2]) - V_OFF, ply)
+                    cut = value >= beta or upper <= alpha
+                    if value < beta:
+                        value = upper
+                else:
+                    bound = (entry >> B_SHIFT) & 3
+                    cut = (bound == EXACT or (bound == LOWER and value >= beta)
+                           or (bound == UPPER and value <= alpha))
+                if cut:
                     mem[C_TTCUTS] += 1
                     if edepth < SOLVED:
                         mem[C_HORIZON] = 1
@@ -291,6 +369,11 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
         count = k_search_moves(state, mem, base)
     else:
         count = k_legal_moves(state, mem, base)
+    # 4a. Enhanced transposition cut-off: a child whose stored upper bound refutes it.
+    if HAS_ETC and mem[F_TT] and ply > 0 and not pv_node and k_etc(state, depth):
+        value = t_etc(state, depth, beta, ply, mem, tt, base, count)
+        if value >= beta:
+            return value
     if mem[F_ORDERING]:
         t_order(state, mem, ply, count, tt_move)
 

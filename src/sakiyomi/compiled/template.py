@@ -3,7 +3,8 @@
 ``build(module_name, params)`` (the kernel module named as importable from ``sys.path``,
 inside the package or not, or by the path of a ``.py`` file; docs/kernels.md) writes one
 module: a header (``U``, ``kernel``, the shared constants of ``search_template.SHARED``, the
-build parameters), then three texts, each taken from the ``# ---- KERNELS`` marker of a real
+build parameters), then three texts (and the playout and perft texts of ``playout`` and
+``perft``), each taken from the ``# ---- KERNELS`` marker of a real
 module on: the default optional hooks
 (``kernel_api``), the game's kernel module (the interface is documented in ``kernel_api``), and
 the search itself (``search_template``: the production ``Searcher``'s node search, step for
@@ -21,6 +22,7 @@ and runs root searches only: every driver is the shared Python one, run through
 from __future__ import annotations
 import __future__
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -29,10 +31,12 @@ import re
 import sys
 import threading
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
+from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
 
 KERNEL_MARKER = "# ---- KERNELS"
@@ -116,6 +120,7 @@ class ConfigLike(Protocol):
 STAT_NAMES = ("nodes", "leaves", "tt_probes", "tt_hits", "tt_cutoffs", "cutoffs",
               "first_move_cutoffs", "researches", "seldepth")
 
+LATE_NOTICE = 3.0  # seconds a cached load may take before it is said to be compiling
 _lock = threading.Lock()
 _built: dict[tuple[str, str, bool], types.ModuleType] = {}
 _warned = False
@@ -182,12 +187,13 @@ def _sections(module_name: str) -> list[Section]:
 
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
-    """The whole generated module: header, default hooks, the game's kernels, the search, and
-    the Monte Carlo playouts of ``sakiyomi.compiled.playout`` (the plain build executes the
-    sections only: the playouts serve the compiled engine).
+    """The whole generated module: header, default hooks, the game's kernels, the search, the
+    Monte Carlo playouts of ``sakiyomi.compiled.playout`` and the perft of
+    ``sakiyomi.compiled.perft`` (the plain build executes the sections only: playouts and
+    perft serve the compiled engine).
     """
     return (_header(params, compiled) + "".join(s.text for s in _sections(module_name))
-            + PLAYOUT)
+            + PLAYOUT + PERFT)
 
 
 def numba_available() -> bool:
@@ -204,20 +210,72 @@ def numba_available() -> bool:
     return True
 
 
+@contextlib.contextmanager
+def compiling_notice(module_name: str, params: dict[str, int], what: str,
+                     stream: TextIO | None = None) -> Iterator[None]:
+    """Around building a generated module (``build(module_name, params)``) and the first
+    call of its compiled code: on a terminal, say in one line (stderr) that ``what`` is being
+    compiled when numba's cache for it is most likely empty (no mark left by an earlier
+    process for this source and cache directory), so that a first run of several seconds is
+    not silent; and leave the mark once the body succeeds.  Said as well, late, if a load
+    that should have been cached takes over ``LATE_NOTICE`` seconds (numba's own cache was
+    removed).  Nothing is printed when stderr is not a TTY.
+    """
+    out = stream if stream is not None else sys.stderr
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR", "")
+    tag = hashlib.sha256(f"{numba_dir}\0{what}".encode()).hexdigest()[:8]
+    mark = cache_dir() / f"{generated_name(module_name, params)}.{tag}.ready"
+    line = f"sakiyomi: compiling {what} (first run only, about 10 s; cached afterwards)"
+    said = threading.Event()
+
+    def say() -> None:
+        if not said.is_set():
+            said.set()
+            print(line, file=out, flush=True)
+
+    tty = out.isatty()
+    timer: threading.Timer | None = None
+    if tty and not mark.exists():
+        say()
+    elif tty:
+        timer = threading.Timer(LATE_NOTICE, say)
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+    if not mark.exists():
+        with contextlib.suppress(OSError):
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+
+
+def _name(module_name: str, text: str) -> str:
+    """The generated module's name: the kernel module's and a hash of the whole source."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    stem = re.sub(r"\W", "_", Path(module_name).stem if module_name.endswith(".py")
+                  else module_name.removeprefix("sakiyomi."))  # games_othello_kernels
+    return f"sakiyomi_gen_{stem}_{digest}"
+
+
+def generated_name(module_name: str, params: dict[str, int]) -> str:
+    """The name ``build(module_name, params)`` gives its compiled module (source hash in it)."""
+    return _name(module_name, source(module_name, params, True))
+
+
 def build(module_name: str, params: dict[str, int], compiled: bool = True) -> types.ModuleType:
     """The kernels of ``module_name`` specialised by ``params``, with the search template:
     compiled by numba (cached on disk) or as plain Python functions (``compiled=False``).
     """
     text = source(module_name, params, compiled)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    cache_key = (module_name, digest, compiled)
+    name = _name(module_name, text)
+    cache_key = (module_name, name, compiled)
     with _lock:
         module = _built.get(cache_key)
         if module is not None:
             return module
-        stem = re.sub(r"\W", "_", Path(module_name).stem if module_name.endswith(".py")
-                      else module_name.removeprefix("sakiyomi."))  # games_othello_kernels
-        name = f"sakiyomi_gen_{stem}_{digest}"
         if compiled:
             module = _import_generated(name, text)
         else:
@@ -268,19 +326,34 @@ class CompiledSearch:
 
     def __init__(self, module: types.ModuleType, config: ConfigLike,
                  shortcuts: bool = True, leaf_solver: bool | None = None,
-                 cutoff: bool | None = None) -> None:
+                 cutoff: bool | None = None, table: Any = None) -> None:
         capacity = 1
         while capacity < max(1, config.tt_capacity):
             capacity <<= 1
         self.module = module
         self.capacity = capacity
-        self.mem, self.tt = module.make_workspace(capacity)
+        if table is None:
+            self.mem, self.tt = module.make_workspace(capacity)
+        else:  # another's table (processes sharing one: parallel solving); never cleared here
+            if getattr(module, "TWO_BOUNDS", False):  # the third word is not lockless
+                raise ValueError("a shared table needs kernels with TWO_BOUNDS off")
+            if len(table) != 2 * capacity:
+                raise ValueError(f"a shared table needs {2 * capacity} words, not {len(table)}")
+            self.mem, _ = module.make_workspace(1)
+            self.mem[module.C_MASK] = capacity - 1
+            self.tt = table
+        self.shared = table is not None
         self._root = module.t_root
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
                        config.leaf_solver if leaf_solver is None else leaf_solver,
                        config.cutoff if cutoff is None else cutoff)
         self._set_flags()
+        # What ``reset`` restores (the epoch aside): everything before the PV rows.
+        self._head = self.mem[:module.PV]
+        self._blank = self._head.copy()
+        self._epoch_at = int(module.C_EPOCH)
+        self._epoch_limit = int(module.EPOCH_LIMIT)
 
     def touch(self) -> None:
         """Write the whole table once, so that page faults do not land inside timings."""
@@ -294,21 +367,16 @@ class CompiledSearch:
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
         counters, no stop request.  The table empties by moving to the next epoch (a full
-        clear every ``EPOCH_LIMIT`` resets).
+        clear every ``EPOCH_LIMIT`` resets); counters, switches, killers and history are one
+        copy of their blank values (the PV rows are written before they are read).  A batch
+        resets before every position, so this is kept to about a microsecond.
         """
-        module, mem = self.module, self.mem
-        mask = int(mem[module.C_MASK])
-        epoch = int(mem[module.C_EPOCH]) + 1
-        if epoch > module.EPOCH_LIMIT:
+        epoch = self.mem.item(self._epoch_at) + (not self.shared)  # a shared table stays
+        if epoch > self._epoch_limit:
             self.tt.fill(0)
             epoch = 1
-        mem[:] = 0
-        mem[module.C_LIMIT] = 1 << 62
-        mem[module.C_NODE_LIMIT] = 1 << 62
-        mem[module.C_MASK] = mask
-        mem[module.C_EPOCH] = epoch
-        mem[module.KILL:module.KILL + 2 * module.PLIES] = -1
-        self._set_flags()
+        self._head[:] = self._blank
+        self.mem[self._epoch_at] = epoch
 
     def counters(self) -> list[int]:
         """The counters so far, in ``STAT_NAMES`` order (a consistent-enough live read)."""

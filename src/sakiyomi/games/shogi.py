@@ -1,21 +1,18 @@
-"""Shogi over cshogi: the rules from cshogi, the seeds' 駒割 evaluation, sennichite verdicts.
+"""Shogi over cshogi: the rules from cshogi, two evaluations, mate detection, sennichite verdicts.
 
 Moves are cshogi's move integers (they carry the captured piece, which the move hints use);
 positions are SFEN (or ``startpos``), move texts USI (``7g7f``, ``8h2b+``, ``P*5e``).
 
-Evaluation (centipawn-like units, from the side to move):
+Evaluation (centipawn-like units, from the side to move): ``shogi_eval`` — the seeds' 駒割
+(``evaluation="komawari"``, the baseline) or the full evaluation (default: material, piece
+placement, distances to both kings, pieces in hand, king safety), both updated incrementally in
+``play``/``undo`` (a king move is rescored from scratch).
 
-* 駒割 — material, the seeds' baseline (seed 003's slides count 歩1 香5 桂6 銀8 金9 角13 飛15,
-  93 points a side at the start; here ×100).  Promoted pieces: と/成香/成桂/成銀 count as a gold
-  (900), 馬 1600, 龍 1800.  Pieces in hand count at their unpromoted value, so a capture gains
-  the captured piece's board value plus its hand value.
-* piece-square terms: pawns gain 10 per rank advanced; the king prefers its own two back
-  ranks (+30 / +10) and loses 15 per rank further up.
-* king safety: +20 for each gold/silver (or promoted minor) next to one's own king, −25 for each
-  enemy piece next to it.
-
-Material and piece-square terms are updated incrementally in ``play``/``undo``; king safety is
-computed at evaluation (16 squares).
+Mate detection inside the search (``SearchShortcuts``): a position whose side to move, not in
+check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without
+search; with ``mate_plies=3`` a mate in three found by cshogi's ``mate_move(3)`` where the
+defender's king has at most ``MATE3_OPEN`` open squares around it is a lower bound.  The full
+evaluation also orders checks before quiet moves and lets quiescence try quiet promotions.
 
 Game end: no legal moves loses (checkmate, also by pawn-drop mate being illegal); a side to move
 that may declare an entering-king win (cshogi's 27-point rule) wins; a position seen for the
@@ -29,119 +26,47 @@ from collections.abc import Sequence
 from typing import Self
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
-from sakiyomi.score import loss_in, win_in
+from sakiyomi.games.shogi_attacks import attacked
+from sakiyomi.score import INF, loss_in, win_in
 
 START = cs.STARTING_SFEN
 LIMITS = ("a valid SFEN (9x9, piece counts, no nifu or dead pieces, kings: see "
           "shogi_facade.validate_sfen) or startpos, then optionally 'moves' and legal USI moves")
 _LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
 
-# 駒割 (seed 003 ×100), indexed by cshogi piece type 0..14.
-VALUE = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 1800)
-HAND_VALUE = (100, 500, 600, 800, 900, 1300, 1500)  # HAND_ORDER: P L N S G B R
-_HAND_TYPE = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
-_UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6)
-PROMOTION = 1 << 14
 _ALWAYS_PROMOTE = frozenset((cs.PAWN, cs.BISHOP, cs.ROOK))  # never better unpromoted
+PROMOTION = 1 << 14
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
-
-
-def _pst() -> tuple[tuple[int, ...], ...]:
-    """Piece-square bonus per piece type and square seen from its owner (rank 0 = far side)."""
-    table: list[tuple[int, ...]] = []
-    for piece_type in range(15):
-        row = []
-        for square in range(81):
-            rank = square % 9  # 0 = the enemy's back rank, 8 = one's own
-            if piece_type == cs.PAWN:
-                row.append(10 * max(0, 6 - rank))
-            elif piece_type == cs.KING:
-                row.append(30 if rank == 8 else 10 if rank == 7 else -15 * (7 - rank))
-            else:
-                row.append(0)
-        table.append(tuple(row))
-    return tuple(table)
-
-
-PST = _pst()
-_DEFENDERS = frozenset((cs.SILVER, cs.GOLD, cs.PROM_PAWN, cs.PROM_LANCE, cs.PROM_KNIGHT,
-                        cs.PROM_SILVER))
-SAFETY_DEFENDER = 20
-SAFETY_ATTACKER = 25
-
-
-def _neighbours() -> tuple[tuple[int, ...], ...]:
-    result: list[tuple[int, ...]] = []
-    for square in range(82):
-        if square == 81:  # cshogi's square of a missing king
-            result.append(())
-            continue
-        file, rank = divmod(square, 9)
-        result.append(tuple(
-            (file + df) * 9 + rank + dr
-            for df in (-1, 0, 1) for dr in (-1, 0, 1)
-            if (df or dr) and 0 <= file + df < 9 and 0 <= rank + dr < 9
-        ))
-    return tuple(result)
-
-
-NEIGHBOURS = _neighbours()
-
-
-def move_delta(move: int, color: int) -> int:
-    """Change of material + piece-square score for the mover when ``move`` is played."""
-    to = move & 0x7F
-    source = (move >> 7) & 0x7F
-    rel_to = to if color == cs.BLACK else 80 - to
-    if source >= 81:  # a drop: the piece goes from the hand to the board
-        piece_type = source - 80
-        return VALUE[piece_type] - HAND_VALUE[_HAND_INDEX[piece_type]] + PST[piece_type][rel_to]
-    piece_type = (move >> 16) & 0xF
-    rel_from = source if color == cs.BLACK else 80 - source
-    delta = -PST[piece_type][rel_from]
-    if move & (1 << 14):
-        promoted = piece_type + cs.PROMOTED_OFFSET
-        delta += VALUE[promoted] - VALUE[piece_type] + PST[promoted][rel_to]
-    else:
-        delta += PST[piece_type][rel_to]
-    captured = (move >> 20) & 0xF
-    if captured:
-        rel_cap = 80 - rel_to  # the captured piece's square seen from its owner
-        delta += VALUE[captured] + PST[captured][rel_cap] \
-            + HAND_VALUE[_HAND_INDEX[_UNPROMOTED[captured]]]
-    return delta
-
-
-_HAND_INDEX = {pt: i for i, pt in enumerate(_HAND_TYPE)}
-
-
-def static_score(board: cs.CBoard) -> int:
-    """Material + piece-square score from black's side, computed from scratch."""
-    total = 0
-    for square, piece in enumerate(board.pieces):
-        if piece:
-            piece_type, color = piece & 0xF, piece >> 4
-            rel = square if color == cs.BLACK else 80 - square
-            value = VALUE[piece_type] + PST[piece_type][rel]
-            total += value if color == cs.BLACK else -value
-    black_hand, white_hand = board.pieces_in_hand
-    for i, value in enumerate(HAND_VALUE):
-        total += value * (black_hand[i] - white_hand[i])
-    return total
+EVALUATIONS = tuple(ev.EVALUATIONS)
+_QUIET_PROMOTERS = frozenset((cs.PAWN, cs.LANCE, cs.ROOK))  # promoted in quiescence
+CHECK_HINT = 30  # ordering: a check ranks after good captures, before quiet moves
+MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
 
 class ShogiGame:
     """A shogi position with its history (Game protocol over ``cshogi.Board``)."""
 
-    def __init__(self, sfen: str = START, moves: Sequence[str] = ()) -> None:
+    def __init__(self, sfen: str = START, moves: Sequence[str] = (), *,
+                 evaluation: str = "full", mate_plies: int = 1) -> None:
         try:
             self.board = cs.new_board(sfen)
         except ValueError as exc:
             raise PositionError(f"bad SFEN {sfen!r}: {exc}") from None
+        if evaluation not in ev.EVALUATIONS:
+            raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
+        if mate_plies not in (0, 1, 3):
+            raise ValueError("mate_plies must be 0 (off), 1 or 3")
+        self.tables = ev.EVALUATIONS[evaluation]
+        self._safety = self.tables.safety
+        self._king_relative = self.tables.king_relative
+        self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
+            else ev.material_delta
+        self.mate_plies = mate_plies
         self._start = sfen
-        self._score = [static_score(self.board)]
+        self._score = [ev.board_score(self.tables, self.board)]
         self._keys = [self.board.zobrist_hash()]
         self._moves: list[int] | None = None
         self._played: list[int] = []
@@ -162,9 +87,13 @@ class ShogiGame:
 
     def play(self, move: int) -> None:
         board = self.board
-        delta = move_delta(move, board.turn)
-        self._score.append(self._score[-1] + (delta if board.turn == cs.BLACK else -delta))
-        board.push(move)
+        if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81 and self._king_relative:
+            board.push(move)  # every cell moves
+            self._score.append(ev.board_score(self.tables, board))
+        else:
+            delta = self._delta(self.tables, board, move)
+            self._score.append(self._score[-1] + (delta if board.turn == cs.BLACK else -delta))
+            board.push(move)
         self._keys.append(board.zobrist_hash())
         self._played.append(move)
         self._moves = None
@@ -196,14 +125,43 @@ class ShogiGame:
 
     def evaluate(self) -> int:
         board = self.board
-        score = self._score[-1] + self._king_safety(cs.BLACK) - self._king_safety(cs.WHITE)
+        score = self._score[-1]
+        if self._safety:
+            tables = self.tables
+            black_hand, white_hand = board.pieces_in_hand
+            score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
+                - ev.king_danger(tables, board, cs.BLACK, white_hand)
+            if board.turn == cs.BLACK:
+                return score - self._mate_threat(board)
+            return -score - self._mate_threat(board)
         return score if board.turn == cs.BLACK else -score
+
+    def _mate_threat(self, board: cs.CBoard) -> int:
+        """``ev.MATE_THREAT`` when the opponent would mate in one if the side to move passed
+        (standing pat would ignore it), else 0; nothing is known in check.
+        """
+        if board.is_check():
+            return 0
+        board.push_pass()
+        threat = board.mate_move_in_1ply() if board.king_square(board.turn ^ 1) < 81 else 0
+        board.pop_pass()
+        return ev.MATE_THREAT if threat else 0
 
     def key(self) -> int:
         return self.board.zobrist_hash()
 
     def copy(self) -> Self:
-        clone = type(self)(self._start)
+        return self.with_settings(self.tables.name, self.mate_plies)
+
+    def for_mate_search(self) -> Self:
+        """A copy for df-pn, which never evaluates: material only (a king move costs nothing
+        to score), no mate shortcuts.
+        """
+        return self.with_settings("komawari", 0)
+
+    def with_settings(self, evaluation: str, mate_plies: int) -> Self:
+        """A copy (same start and moves) with another evaluation or mate detection."""
+        clone = type(self)(self._start, evaluation=evaluation, mate_plies=mate_plies)
         for move in self._played:
             if move == NULL:
                 clone.play_null()
@@ -238,42 +196,111 @@ class ShogiGame:
         return SUPERIOR_VALUE if verdict == cs.REPETITION_SUPERIOR else -SUPERIOR_VALUE
 
     def move_hints(self, moves: Sequence[int]) -> list[int]:
-        """Captures by value (most valuable victim, least valuable attacker), promotions next."""
+        """Captures by value (most valuable victim, least valuable attacker), promotions next;
+        with the full evaluation, checks before the other quiet moves.
+        """
+        value = self.tables.material
+        checks = set(self.board.check_moves) if self._safety else ()
         hints = []
         for move in moves:
             captured = (move >> 20) & 0xF
             hint = 0
             if captured:
-                hint = VALUE[captured] // 10 + 200 - VALUE[(move >> 16) & 0xF] // 100
-            if move & (1 << 14):
+                hint = value[captured] // 10 + 200 - value[(move >> 16) & 0xF] // 100
+            if move & PROMOTION:
                 hint += 50
+            if move in checks:
+                hint += CHECK_HINT
             hints.append(hint)
         return hints
 
     def noisy_moves(self) -> list[int]:
-        """Captures worth a look in quiescence: a capture of a piece at least as valuable as the
+        """Moves worth a look in quiescence: a capture of a piece at least as valuable as the
         capturer, or of a piece nobody can recapture (a one-step exchange test); a pawn, bishop
-        or rook that may promote on the capture is only tried promoting.
+        or rook that may promote on the capture is only tried promoting.  With the full
+        evaluation also a pawn, lance or rook promoting without capture where nothing attacks
+        it.
         """
-        board = self.board
-        captures = [move for move in self.legal_moves() if move & 0xF00000]
-        promoting = {move for move in captures if move & PROMOTION}
+        value = self.tables.material
+        legal = self.legal_moves()
+        captures = [move for move in legal if move & 0xF04000]  # promotions too
+        promoting = {move for move in captures if move & PROMOTION and move & 0xF00000}
         result = []
+        quiet_promotions = self._safety
         for move in captures:
+            if not move & 0xF00000:  # a promotion without capture
+                if quiet_promotions and (move >> 16) & 0xF in _QUIET_PROMOTERS \
+                        and (move >> 7) & 0x7F < 81 and not self._recapturable(move):
+                    result.append(move)
+                continue
             attacker = (move >> 16) & 0xF
             if not move & PROMOTION and attacker in _ALWAYS_PROMOTE \
                     and move | PROMOTION in promoting:
                 continue
-            if VALUE[(move >> 20) & 0xF] >= VALUE[attacker]:
-                result.append(move)
-                continue
-            target = move & 0x7F
-            board.push(move)
-            defended = any(reply & 0x7F == target for reply in board.legal_moves)
-            board.pop()
-            if not defended:
+            if value[(move >> 20) & 0xF] >= value[attacker] or not self._recapturable(move):
                 result.append(move)
         return result
+
+    def _recapturable(self, move: int) -> bool:
+        """Whether the opponent attacks the square ``move`` goes to, once it is played."""
+        board = self.board
+        board.push(move)
+        defended = attacked(board.pieces, move & 0x7F, board.turn)
+        board.pop()
+        return defended
+
+    # ---- mate detection (SearchShortcuts) ---------------------------------------------------
+
+    def value_bounds(self, ply: int) -> tuple[int, int]:
+        """Exact when the side to move mates in one; at least a mate in three when cshogi's
+        3-ply search finds one against a king with few open squares (``mate_plies=3``; its
+        one-ply generator skips some long-range mates, so in one stays possible); else no
+        bounds.
+        """
+        board = self.board
+        if self.mate_plies and not board.is_check() and board.king_square(board.turn ^ 1) < 81:
+            if board.mate_move_in_1ply():
+                return win_in(ply + 1), win_in(ply + 1)
+            if self.mate_plies == 3 and self.king_open(board.turn ^ 1) <= MATE3_OPEN \
+                    and board.mate_move(3):  # a one-ply mate it missed is still possible
+                return win_in(ply + 3), win_in(ply + 1)
+        return -INF, INF
+
+    def mate_in(self, plies: int) -> tuple[int, int] | None:
+        """(length, first move) of a mate in one, else in three (``plies`` >= 3) found by
+        cshogi's fixed-depth mate search, or None; never when the side to move is in check
+        or the enemy has no king.
+        """
+        board = self.board
+        if board.is_check() or board.king_square(board.turn ^ 1) >= 81:
+            return None
+        move = board.mate_move_in_1ply()
+        if move:
+            return 1, move
+        if plies >= 3:
+            move = board.mate_move(3)
+            if move:
+                return 3, move
+        return None
+
+    def search_moves(self) -> Sequence[int]:
+        """Every legal move (the shortcut is only the mate detection)."""
+        return self.legal_moves()
+
+    def solver_settings(self) -> dict[str, int | bool | str]:
+        """Solved with the default settings (not the Connect Four solver's)."""
+        return {}
+
+    def king_open(self, color: int) -> int:
+        """Squares next to ``color``'s king that are empty or held by the enemy."""
+        board = self.board
+        piece_at = board.piece
+        count = 0
+        for square in ev.NEIGHBOURS[board.king_square(color)]:
+            piece = piece_at(square)
+            if not piece or piece >> 4 != color:
+                count += 1
+        return count
 
     def in_check(self) -> bool:
         """The side to move is in check."""
@@ -340,20 +367,6 @@ class ShogiGame:
     def history_keys(self) -> list[int]:
         """Keys of every position from the start position up to the current one."""
         return list(self._keys)
-
-    def _king_safety(self, color: int) -> int:
-        board = self.board
-        square = board.king_square(color)
-        score = 0
-        for neighbour in NEIGHBOURS[square]:
-            piece = board.piece(neighbour)
-            if piece:
-                if piece >> 4 == color:
-                    if piece & 0xF in _DEFENDERS:
-                        score += SAFETY_DEFENDER
-                else:
-                    score -= SAFETY_ATTACKER
-        return score
 
 
 def _looks_like_usi(text: str) -> bool:

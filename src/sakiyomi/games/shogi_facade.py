@@ -102,6 +102,14 @@ class CBoard(Protocol):
         """Internal consistency (e.g. the side not to move is not in check)."""
         ...
 
+    def mate_move_in_1ply(self) -> int:
+        """A move that mates at once (0: none); the side to move must not be in check."""
+        ...
+
+    def mate_move(self, ply: int) -> int:
+        """A move that mates within ``ply`` (odd, >= 3) plies (0: none); not in check."""
+        ...
+
     def king_square(self, color: int) -> int:
         """Square of ``color``'s king."""
         ...

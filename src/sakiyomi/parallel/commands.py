@@ -29,15 +29,18 @@ from sakiyomi.score import result_word
 Units = Callable[[Game[Any], int, bool], int]
 
 
-def make_backend(workers: int | None, ray: str | None) -> Backend:
-    """Ray workers at ``ray`` ('auto' or an address) or ``workers`` local processes."""
+def make_backend(workers: int | None, ray: str | None, game: Game[Any] | None = None,
+                 engine: str = "auto") -> Backend:
+    """Ray workers at ``ray`` ('auto' or an address) or ``workers`` local processes (forked
+    with ``game``'s compiled search loaded and one shared table, see ``local``).
+    """
     if ray is not None:
         from sakiyomi.parallel.ray_backend import RayBackend
 
         return RayBackend(ray, workers)
     from sakiyomi.parallel.local import LocalBackend
 
-    return LocalBackend(workers if workers is not None else 2)
+    return LocalBackend(workers if workers is not None else 2, game, engine)
 
 
 def scope_of(game: Game[Any], position: str) -> str:
@@ -106,7 +109,7 @@ def solve(args: argparse.Namespace, units: Units,
     if game.outcome() is not None:
         raise GameError(f"position {args.position!r} is already finished: nothing to solve")
     with Store(args.checkpoint, args.game, scope_of(game, args.position)) as store:
-        backend = make_backend(args.workers, args.ray)
+        backend = make_backend(args.workers, args.ray, game, args.engine)
         workers = backend.workers
         line = ProgressLine(sys.stderr.isatty() and not args.json)
         try:
@@ -124,6 +127,7 @@ def solve(args: argparse.Namespace, units: Units,
         {"jobs": result.jobs, "cancelled": result.cancelled, "restarts": result.restarts,
          "workers": workers, "cpu_seconds": round(result.cpu, 3),
          "split_depth": result.split_depth, "frontier": result.frontier,
+         "worker_cpu": [round(cpu, 3) for cpu in result.worker_cpu],
          "probes": [probe for probe, _ in result.trace],
          "job_cpu": [round(cpu, 6) for _, cpu in result.trace]})
     _emit(args, record, text)
@@ -154,7 +158,7 @@ def _solve_batch(args: argparse.Namespace, units: Units,
     scope = scope_of(lines[0][2], lines[0][1])
     kind = "weak" if args.weak else "solve"
     with Store(args.checkpoint, args.game, scope) as store:
-        backend = make_backend(args.workers, args.ray)
+        backend = make_backend(args.workers, args.ray, lines[0][2], args.engine)
         line = ProgressLine(sys.stderr.isatty() and not args.json)
         results: dict[int, JobResult] = {}
         queue = []
@@ -226,7 +230,7 @@ def cmd_book(args: argparse.Namespace) -> int:
     if args.depth is None:
         raise GameError("book build needs --depth D")
     with Store(args.book, args.game, scope_of(game, position)) as store:
-        backend = make_backend(args.workers, args.ray)
+        backend = make_backend(args.workers, args.ray, game, args.engine)
         line = ProgressLine(sys.stderr.isatty())
         try:
             report = build_book(args.game, position, args.depth, backend, store,

@@ -12,7 +12,9 @@ nothing else.  It asks one of two questions of either engine (``sakiyomi.engines
 
 ``Worker`` is what each worker process (or Ray actor) keeps between jobs: one ``EngineSession``
 per game and engine, so its transposition table persists from job to job (positions of one
-solve share most of their subtrees), and each root position parsed once.
+solve share most of their subtrees), and each root position parsed once.  Local workers
+started by ``fork`` share one compiled table (``table``): what one worker proves, the others
+find (Lazy SMP's shared table, over processes).
 """
 
 from __future__ import annotations
@@ -88,8 +90,9 @@ class Worker:
     time, ``StopSignal.stop()`` on the job's signal may come from any thread.
     """
 
-    def __init__(self, name: str | None = None) -> None:
+    def __init__(self, name: str | None = None, table: Any = None) -> None:
         self.name = name if name is not None else f"pid{os.getpid()}"
+        self.table = table  # a compiled table shared with the other workers (or None)
         self._sessions: dict[tuple[str, str], EngineSession] = {}
         self._roots: dict[tuple[str, str], Game[Any]] = {}
 
@@ -97,12 +100,14 @@ class Worker:
         """Run ``job`` to its end (or until ``stop``) and report."""
         stop = stop if stop is not None else StopSignal()
         cpu, wall = time.thread_time(), time.perf_counter()
+        engine: Any = None
+        nodes = 0
         try:
             game = position_of(job.game, job.root, job.path, self._roots)
             session = self._sessions.get((job.game, job.engine))
             if session is None:
                 session = self._sessions[(job.game, job.engine)] = EngineSession(
-                    engine=job.engine)
+                    engine=job.engine, table=self.table)
             engine = session.engine(game, stop)
             nodes, leaves = engine.stats.nodes, engine.stats.leaves
             best: Any = None
@@ -127,7 +132,8 @@ class Worker:
                 stats.leaves - leaves, time.thread_time() - cpu, time.perf_counter() - wall,
                 worker=self.name)
         except SearchAborted:
-            return JobResult(job.id, "cancelled", seconds=time.thread_time() - cpu,
+            spent = engine.stats.nodes - nodes if engine is not None else 0  # wasted work
+            return JobResult(job.id, "cancelled", nodes=spent, seconds=time.thread_time() - cpu,
                              wall=time.perf_counter() - wall, worker=self.name)
         except GameError as exc:
             return JobResult(job.id, "error", error=str(exc), worker=self.name)

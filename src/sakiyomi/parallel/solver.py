@@ -40,6 +40,7 @@ class Progress:
     queued: int = 0  # undecided questions not yet running
     nodes: int = 0
     cpu: float = 0.0  # workers' CPU seconds
+    by_worker: dict[str, float] = field(default_factory=dict)  # CPU seconds in jobs, per worker
     started: float = field(default_factory=time.perf_counter)
     lower: int = -INF
     upper: int = INF
@@ -73,6 +74,14 @@ class ParallelResult:
     split_depth: int
     frontier: int
     trace: tuple[tuple[int, float], ...] = ()  # (root probe number, CPU s) per finished job
+    worker_cpu: tuple[float, ...] = ()  # CPU seconds each worker spent in jobs, most first
+
+    @property
+    def critical_cpu(self) -> float:
+        """The busiest worker's CPU seconds in jobs: the solve's wall time, coordinator
+        aside, if every worker had a core of its own (a load-independent measure).
+        """
+        return self.worker_cpu[0] if self.worker_cpu else 0.0
 
     @property
     def result(self) -> str:
@@ -174,7 +183,8 @@ class ParallelSolver:
         return ParallelResult(
             value, line[0] if line else None, tuple(line), progress.nodes, progress.done,
             progress.cancelled, self.backend.restarts, progress.elapsed, progress.cpu,
-            tree.depth, len(tree.frontier()), tuple(self._trace))
+            tree.depth, len(tree.frontier()), tuple(self._trace),
+            tuple(sorted(progress.by_worker.values(), reverse=True)))
 
     def _dispatch(self, questions: list[tuple[Node, int]]) -> None:
         """Cancel running jobs no longer wanted; give free workers the first new questions."""
@@ -219,6 +229,8 @@ class ParallelSolver:
         node, alpha, job = entry
         progress = self.progress
         progress.cpu += result.seconds
+        progress.by_worker[result.worker] = (progress.by_worker.get(result.worker, 0.0)
+                                             + result.seconds)
         progress.nodes += result.nodes
         if result.status == "error":
             raise GameError(f"job on {node.text}: {result.error}")

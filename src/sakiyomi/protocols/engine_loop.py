@@ -277,7 +277,8 @@ class GoSession:
         dropped = self._best is not None and self._value - value >= DROP_CP
         self._same = 1 if best != self._best else self._same + 1
         self._best, self._value = best, value
-        if self.plan is None or self._started is None or self.aim is None:
+        if self.plan is None or self._started is None or self.aim is None \
+                or self.plan.soft >= self.plan.hard:  # a fixed time (movetime, byoyomi): all
             return
         scale = UNSTABLE_SCALE if changed else (
             STABLE_SCALE if self._same >= STABLE_ITERATIONS else 1.0)

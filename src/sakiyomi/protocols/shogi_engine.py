@@ -27,6 +27,8 @@ SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": T
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
+PROBE_CHECKS = 6  # checks at the root that make a mate likely by themselves
+PROBE_OPEN = 4  # open squares around the enemy king that make a mate likely (with a check)
 # Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
 # and the move int.  bench/engine_memory.py measured 208 (USI_Hash 16) and 227 (USI_Hash 4).
 BYTES_PER_ENTRY = 230
@@ -42,6 +44,8 @@ class Options:
     # machine's load costs, measured.  50 ms, as UCI's Move Overhead.
     byoyomi_margin_ms: int = 50
     mate_probe_nodes: int = 3000
+    evaluation: str = "full"  # shogi_eval.EVALUATIONS: "full" or the seeds' "komawari"
+    mate_plies: int = 1  # mate detection at every node: 0 off, 1 or 3 plies
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
     switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
@@ -99,18 +103,28 @@ def think(game: ShogiGame, session: GoSession, options: Options,
         reply.info(info_line(closing, [game.move_to_text(m) for m in closing.pv], "usi"))
 
 
+def mate_likely(game: ShogiGame) -> bool:
+    """Worth a df-pn probe: the side to move has checks and the enemy king is exposed (at
+    least ``PROBE_OPEN`` open squares around it) or there are many checks.
+    """
+    checks = len(game.checking_moves())
+    if not checks:
+        return False
+    return checks >= PROBE_CHECKS or game.king_open(game.board.turn ^ 1) >= PROBE_OPEN
+
+
 def mate_probe(game: ShogiGame, session: GoSession, nodes: int
                ) -> tuple[MateResult[int] | None, int]:
-    """A short df-pn run (``nodes``, a fifth of the time left at most): a mate it finds is
-    played at once (the search would find it later).  The mate (None when it found none) and
-    the nodes it spent.
+    """A short df-pn run when a mate is likely (``nodes``, a fifth of the time left at most):
+    a mate it finds is played at once (the search would find it later).  The mate (None when
+    it found none or did not look) and the nodes it spent.
     """
-    if nodes <= 0:
+    if nodes <= 0 or not mate_likely(game):
         return None, 0
     left = session.hard_left()
     probe = StopSignal(nodes=nodes, seconds=None if left is None else left * MATE_PROBE_SHARE)
     probe.event = session.signal.event
-    result = solve_mate(game, stop=probe, short_first=5, shortest=False)
+    result = solve_mate(game.for_mate_search(), stop=probe, short_first=5, shortest=False)
     return (result if result.status == "mate" else None), result.nodes
 
 
@@ -118,7 +132,7 @@ def mate_search(game: ShogiGame, session: GoSession) -> None:
     """``go mate``: a tsume search; the reply becomes the mating line, ``nomate`` or
     ``timeout`` (its fallback).
     """
-    result = solve_mate(game, stop=session.signal)
+    result = solve_mate(game.for_mate_search(), stop=session.signal)
     if result.status == "mate":
         session.reply.info(mate_info_line(game, result))
         session.reply.update(" ".join(game.move_to_text(m) for m in result.moves))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from sakiyomi import __version__
 from sakiyomi.game import GameError
-from sakiyomi.games.shogi import ShogiGame, parse_position
+from sakiyomi.games.shogi import EVALUATIONS, ShogiGame, parse_position
 from sakiyomi.protocols.engine_loop import (
     GoSession,
     Output,
@@ -55,6 +55,9 @@ _OPTION_LINES = (
     "option name ByoyomiMargin type spin default 50 min 0 max 10000",
     "option name MateProbeNodes type spin default 3000 min 0 max 10000000",
     *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
+    "option name Evaluation type combo default full " + " ".join(f"var {name}" for name in
+                                                               EVALUATIONS),
+    "option name MatePlies type combo default 1 var 0 var 1 var 3",
 )
 
 
@@ -138,8 +141,26 @@ class UsiEngine:
                 self.options.byoyomi_margin_ms = number
             else:
                 self.options.mate_probe_nodes = number
+        elif name in ("Evaluation", "MatePlies"):
+            self._set_game_option(name, value)
         else:
             self.out.send(f"info string ignoring unknown option {shown(name)}")
+
+    def _set_game_option(self, name: str, value: str) -> None:
+        """``Evaluation`` and ``MatePlies`` belong to the game: the position is set again."""
+        if name == "Evaluation":
+            if value not in EVALUATIONS:
+                raise ProtocolError(f"Evaluation takes {' or '.join(EVALUATIONS)}, "
+                                    f"not {shown(value)}")
+            self.options.evaluation = value
+        else:
+            if value not in ("0", "1", "3"):
+                raise ProtocolError(f"MatePlies takes 0, 1 or 3, not {shown(value)}")
+            self.options.mate_plies = int(value)
+        if self.game is not None:
+            self.thread.halt()
+            self.game = self.game.with_settings(self.options.evaluation,
+                                                self.options.mate_plies)
 
     def _usinewgame(self, _: str) -> None:
         self.thread.halt()
@@ -149,7 +170,8 @@ class UsiEngine:
         self.game = None
         try:
             sfen, moves = parse_position(rest)
-            game = ShogiGame(sfen)
+            game = ShogiGame(sfen, evaluation=self.options.evaluation,
+                             mate_plies=self.options.mate_plies)
             for ply, text in enumerate(moves, 1):
                 try:
                     game.play(game.move_from_text(text))

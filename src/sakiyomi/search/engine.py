@@ -36,6 +36,11 @@ class SettingsLike(Protocol):
         """Probe order of exact solving: 'zero' or 'pons'."""
         ...
 
+    @property
+    def guess_depth(self) -> int:
+        """Exact solving's first-guess search depth (0: none; ``SearchConfig.guess_depth``)."""
+        ...
+
 
 class Engine(Protocol[M]):
     """A stoppable, observable node search over one game position (see the module doc)."""

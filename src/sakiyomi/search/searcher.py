@@ -9,11 +9,19 @@ tree): ``v <= alpha`` ⇒ ``t <= v``; ``v >= beta`` ⇒ ``t >= v``; otherwise ``
 Whatever is raised below a move (a stop, a game method's exception) takes that move back on
 its way up (``search.errors``), so the caller's game is always back at the root; a game
 method's exception arrives as a ``GameMethodError`` naming the method and the line.
+
+Speed (issue 12): the node search is one definition, ``Searcher._build``, which every
+``search`` call turns into a closure over that search's settings: the game's bound methods,
+the capabilities and switches decided once, the table's flat storage and the counters are
+closure variables, so a node does no attribute look-ups, no capability tests and no
+``isinstance``.  The counters live in the closure and are written to ``stats`` every
+``check_every`` nodes (when the stop signal is polled, so live readers lag by at most that)
+and when the search returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -36,7 +44,7 @@ from sakiyomi.score import (
     INF,
     MAX_PLY,
     SOLVED,
-    from_tt,
+    WIN_BOUND,
     is_decisive,
     is_win,
     loss_in,
@@ -55,6 +63,8 @@ M = TypeVar("M", bound=Hashable)
 
 _EMPTY: tuple[object, ...] = ()
 
+NodeSearch = Callable[[int, int, int, int, M | None], int]
+
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
@@ -70,11 +80,18 @@ class SearchConfig:
     presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
     quiescence: bool = True
     repetition: bool = True
+    # The game's SearchShortcuts (Connect Four: Pons's bounds and move filter), when offered.
+    shortcuts: bool = True
     check_every: int = 64  # nodes between polls of the stop signal (a poll costs ~0.3 µs)
     validate: bool = False  # check every answer of the game's methods (search.validate)
     # exact_value's probe order: "zero" tries 0 first, then halves the interval; "pons" is
     # Pons's Connect Four rule (the midpoint moved out to half of the bound on its side).
     bisection: str = "zero"
+    # Exact solving with a first guess (0 = off): a search this many plies deep gives the first
+    # probe, and the next probes gallop away from it (steps 0, 2, 6, 14, ...) until one fails
+    # the other way; bisection then finishes.  Probes close to the value cost the most, so a
+    # near guess saves whole probes (Othello: bench/othello.py).
+    guess_depth: int = 0
     # Game hooks (SubtreeHooks, e.g. Othello's last-empties solver and stability cut-off),
     # used below the root when the game offers them, by both engines.
     leaf_solver: bool = True
@@ -128,31 +145,22 @@ class Searcher(Generic[M]):
         self.orderer: MoveOrderer[M] = MoveOrderer(
             MAX_PLY, hints, killers=config.killers, history=config.history
         )
-        self._ordering = config.ordering
         self._noisy = game if config.quiescence and isinstance(game, NoisyMoves) else None
         self._rules = game if isinstance(game, RepetitionRules) else None
         self._shortcuts = (
-            cast(SearchShortcuts[M], game) if isinstance(game, SearchShortcuts) else None
+            cast(SearchShortcuts[M], game)
+            if config.shortcuts and isinstance(game, SearchShortcuts) else None
         )
         self._checks = game if isinstance(game, Checks) else None
         self._nuller = game if config.null_move and isinstance(game, NullMove) else None
         tactical = game if isinstance(game, TacticalMoves) else None
         self._tactical = tactical if self._checks is not None else None
-        self._extend = config.check_extension and self._checks is not None
-        self._lmr = config.lmr and config.pvs and self._tactical is not None
-        self._futility = config.futility and self._tactical is not None
-        self._selective = self._extend or self._lmr or self._futility
-        self._pruning = self._nuller is not None or self._futility
-        self._needs_check = self._selective or self._nuller is not None
-        self._root_depth = 0
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
-        self._cyclic = self._path_check or self._rules is not None
         hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)
         self._hooks = cast(SubtreeHooks, game) if hooked else None
         self._history_keys = tuple(history)
         self._path = PathHistory(self._history_keys)
         self._pv: list[tuple[M, ...]] = [cast(tuple[M, ...], _EMPTY)] * (MAX_PLY + 2)
-        self._next_poll = config.check_every
         self.root_best_move: M | None = None
         self.hit_horizon = False  # did the last search stop anywhere on its depth limit?
 
@@ -180,382 +188,491 @@ class Searcher(Generic[M]):
         """
         self.root_best_move = None
         self.hit_horizon = False
-        self._root_depth = depth
-        self._next_poll = self.stats.nodes  # poll at the first node (it sets the next poll)
+        node, flush = self._build(depth)
         try:
-            return self._search(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
+            return node(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
         except BaseException as exc:  # the moves below the root are already taken back
             self._path = PathHistory(self._history_keys)
             raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
+        finally:
+            flush()
 
     # ---- the node search ----------------------------------------------------------------
 
-    def _poll(self) -> None:
-        """Check the stop signal (every ``check_every`` nodes, and exactly at a node budget,
-        so ``go nodes N`` never counts more than N).
-        """
-        nodes = self.stats.nodes
-        limit = self.stop.node_limit
-        self._next_poll = nodes + self.config.check_every
-        if limit is not None and nodes < limit < self._next_poll:
-            self._next_poll = limit
-        if self.stop.should_stop(nodes):
-            raise SearchAborted
-
-    def _hooked(self, hooks: SubtreeHooks, depth: int, alpha: int, beta: int) -> int | None:
-        """Step 1a: the game's subtree solver, then its proven bound (the template's
-        ``k_leaf_solve`` and ``k_cutoff`` order and node accounting); None if neither applies.
-        """
-        if self.config.leaf_solver:
-            solved, value, nodes, leaves = hooks.solve_subtree(depth, alpha, beta)
-            if solved:
-                self.stats.nodes += nodes
-                self.stats.leaves += leaves
-                return value
-        if self.config.cutoff:
-            cut, value = hooks.proven_bound(alpha, beta)
-            if cut:
-                self.stats.leaves += 1
-                return value
-        return None
-
-    def _search(self, depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
-        """One node, fail-soft: 1 finished game or repetition, 1b game shortcuts, 2 table,
-        3 horizon, 3b selective pruning, 4 move ordering, 5 children (PVS), 6 store.
+    def _build(self, root_depth: int) -> tuple[NodeSearch[M], Callable[[], None]]:
+        """The node search of one ``search`` call and the function that writes its counters
+        to ``stats``: one definition, specialised by the closure variables it reads (the
+        settings and capabilities decided in ``__init__``, the game's bound methods, the
+        table's storage), so that no node looks anything up.
         """
         game = self.game
+        config = self.config
         stats = self.stats
         tracer = self.tracer
         tracing = tracer.enabled
-        stats.nodes += 1
-        if stats.nodes >= self._next_poll:
-            self._poll()
-        if ply > stats.seldepth:
-            stats.seldepth = ply
-        self._pv[ply] = cast(tuple[M, ...], _EMPTY)
-        if tracing:
-            tracer.enter(ply, via, depth, alpha, beta)
-
-        # 1. Finished game, or a repetition of a position on the path.
-        outcome = game.outcome()
-        if outcome is not None:
-            stats.leaves += 1
-            value = self._score_terminal(outcome, ply)
-            if tracing:
-                tracer.leave(ply, value, Bound.EXACT)
-            return value
-        # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small subtree,
-        # or a bound proved without search.
-        if self._hooks is not None and ply > 0:
-            hooked = self._hooked(self._hooks, depth, alpha, beta)
-            if hooked is not None:
-                if tracing:
-                    tracer.leave(ply, hooked, Bound.EXACT)
-                return hooked
-        key = game.key()
-        if ply > 0 and self._cyclic:
-            rep = self._repetition(ply, key)
-            if rep is not None:
-                stats.leaves += 1
-                self.hit_horizon = True  # path-dependent: never stored as solved
-                if tracing:
-                    tracer.leave(ply, rep, Bound.EXACT)
-                return rep
-
-        # 1b. Game knowledge (SearchShortcuts) below the root: a value without search, or a
-        # narrower window.  The PV-node test keeps the caller's window.
-        pv_node = beta - alpha > 1
-        if self.config.mate_distance and ply > 0:
-            lo, hi = loss_in(ply), win_in(ply + 1)
-            if lo >= beta or hi <= alpha:
-                stats.leaves += 1
-                value = lo if lo >= beta else hi
-                if tracing:
-                    tracer.leave(ply, value, Bound.EXACT)
-                return value
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
+        pv = self._pv
+        path = self._path
+        orderer = self.orderer
+        order = orderer.order
+        record_cutoff = orderer.record_cutoff
+        score_terminal = self._score_terminal
+        outcome_of = game.outcome
+        play = game.play
+        undo = game.undo
+        evaluate = game.evaluate
+        key_of = game.key
         shortcuts = self._shortcuts
-        if shortcuts is not None and ply > 0:
-            lo, hi = shortcuts.value_bounds(ply)
-            if lo == hi or lo >= beta or hi <= alpha:
-                stats.leaves += 1
-                value = hi if hi <= alpha else lo
-                if tracing:
-                    tracer.leave(ply, value, Bound.EXACT)
-                return value
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-
-        # 2. Transposition table: a cut-off, or at least a move to try first.
+        bounds_of = shortcuts.value_bounds if shortcuts is not None else None
+        moves_of = shortcuts.search_moves if shortcuts is not None else game.legal_moves
+        noisy = self._noisy
+        rules = self._rules
+        checks = self._checks
+        tactical = self._tactical
+        nuller = self._nuller
+        hooks = self._hooks
+        leaf_solver = config.leaf_solver
+        cutoff_hook = config.cutoff
         tt = self.tt
-        tt_move: M | None = None
-        if tt is not None:
-            stats.tt_probes += 1
-            entry = tt.probe(key)
-            if entry is not None:
-                stats.tt_hits += 1
-                tt_move = entry.move
-                # No cut-offs at PV nodes (open window), so principal variations stay whole.
-                if ply > 0 and entry.depth >= depth and not pv_node:
-                    value = from_tt(entry.value, ply)
-                    bound = entry.bound
-                    if bound == Bound.EXACT or (
-                            value >= beta if bound == Bound.LOWER else value <= alpha):
-                        stats.tt_cutoffs += 1
-                        if entry.depth < SOLVED:
-                            self.hit_horizon = True  # the stored value rests on a horizon
-                        if tracing:
-                            tracer.tt_hit(ply, value, bound)
-                            tracer.leave(ply, value, bound)
-                        return value
+        slots = tt.slots if tt is not None else {}
+        mask = tt.mask if tt is not None else 0
+        tt_store = tt.store if tt is not None else None
+        exact, lower, upper = Bound.EXACT, Bound.LOWER, Bound.UPPER
+        check_every = config.check_every
+        pvs = config.pvs
+        mate_distance = config.mate_distance
+        ordering = config.ordering
+        presort_depth = config.presort_depth
+        path_check = self._path_check
+        cyclic = path_check or rules is not None
+        need_key = tt is not None or cyclic
+        extend = config.check_extension and checks is not None
+        lmr = config.lmr and pvs and tactical is not None
+        lmr_min_moves = config.lmr_min_moves
+        lmr_min_depth = config.lmr_min_depth
+        futility = config.futility and tactical is not None
+        margins = config.futility_margins
+        selective = extend or lmr or futility
+        pruning = nuller is not None or futility
+        needs_check = (selective or nuller is not None) and checks is not None
+        # The TT move is tried before the others are ordered (their hints computed) when the
+        # order of the others cannot change meanwhile: no history (credited below), no
+        # presort, no tracer (which is shown the moves a cut-off skips).
+        defer = ordering and not config.history and not presort_depth and not tracing
+        empty = cast(tuple[M, ...], _EMPTY)
+        top = MAX_PLY - 1
+        path_push = path.push
+        path_pop = path.pop
 
-        # 3. Depth exhausted: static evaluation, or quiescence over noisy moves.
-        if depth <= 0 or ply >= MAX_PLY - 1:
-            stats.leaves += 1
-            self.hit_horizon = True
-            value = self._quiesce(alpha, beta, ply) if self._noisy is not None else game.evaluate()
+        nodes = stats.nodes
+        leaves = stats.leaves
+        tt_probes = stats.tt_probes
+        tt_hits = stats.tt_hits
+        tt_cutoffs = stats.tt_cutoffs
+        cutoffs = stats.cutoffs
+        first_move_cutoffs = stats.first_move_cutoffs
+        researches = stats.researches
+        qnodes = stats.qnodes
+        seldepth = stats.seldepth
+        horizon = False  # did the subtree being searched meet its depth limit anywhere?
+        next_poll = nodes  # poll at the first node (it sets the next poll)
+
+        def flush() -> None:
+            """Write the counters to ``stats`` (and the horizon flag to the searcher)."""
+            stats.nodes = nodes
+            stats.leaves = leaves
+            stats.tt_probes = tt_probes
+            stats.tt_hits = tt_hits
+            stats.tt_cutoffs = tt_cutoffs
+            stats.cutoffs = cutoffs
+            stats.first_move_cutoffs = first_move_cutoffs
+            stats.researches = researches
+            stats.qnodes = qnodes
+            stats.seldepth = seldepth
+            self.hit_horizon = horizon
+
+        def poll() -> None:
+            """Publish the counters and check the stop signal (every ``check_every`` nodes,
+            and exactly at a node budget, so ``go nodes N`` never counts more than N).
+            """
+            nonlocal next_poll
+            flush()
+            stop = self.stop
+            limit = stop.node_limit
+            next_poll = nodes + check_every
+            if limit is not None and nodes < limit < next_poll:
+                next_poll = limit
+            if stop.should_stop(nodes):
+                raise SearchAborted
+
+        def node(depth: int, alpha: int, beta: int, ply: int, via: M | None) -> int:
+            """One node, fail-soft: 1 finished game or repetition, 1a game hooks, 1b game
+            shortcuts, 2 table, 3 horizon, 3b selective pruning, 4 move ordering,
+            5 children (PVS), 6 store.
+            """
+            nonlocal nodes, leaves, seldepth, tt_probes, tt_hits, tt_cutoffs, cutoffs
+            nonlocal first_move_cutoffs, horizon
+            nodes += 1
+            if nodes >= next_poll:
+                poll()
+            if ply > seldepth:
+                seldepth = ply
+            pv[ply] = empty
             if tracing:
-                tracer.leave(ply, value, Bound.EXACT)
+                tracer.enter(ply, via, depth, alpha, beta)
+
+            # 1. Finished game, or a repetition of a position on the path.
+            outcome = outcome_of()
+            if outcome is not None:
+                leaves += 1
+                value = score_terminal(outcome, ply)
+                if tracing:
+                    tracer.leave(ply, value, exact)
+                return value
+            # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small
+            # subtree, or a bound proved without search.
+            if hooks is not None and ply > 0:
+                hooked = run_hooks(hooks, depth, alpha, beta)
+                if hooked is not None:
+                    if tracing:
+                        tracer.leave(ply, hooked, exact)
+                    return hooked
+            key = key_of() if need_key else 0
+            if cyclic and ply > 0:
+                if rules is not None:
+                    rep = rules.repetition_value(ply)
+                else:
+                    rep = 0 if key in path else None
+                if rep is not None:
+                    leaves += 1
+                    horizon = True  # path-dependent: never stored as solved
+                    if tracing:
+                        tracer.leave(ply, rep, exact)
+                    return rep
+
+            # 1b. Mate-distance pruning (switch), then game knowledge (SearchShortcuts) below
+            # the root: a value without search, or a narrower window.  The PV-node test keeps
+            # the caller's window.
+            pv_node = beta - alpha > 1
+            if mate_distance and ply > 0:
+                lo, hi = loss_in(ply), win_in(ply + 1)
+                if lo >= beta or hi <= alpha:
+                    leaves += 1
+                    value = lo if lo >= beta else hi
+                    if tracing:
+                        tracer.leave(ply, value, exact)
+                    return value
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            if bounds_of is not None and ply > 0:
+                lo, hi = bounds_of(ply)
+                if lo == hi or lo >= beta or hi <= alpha:
+                    leaves += 1
+                    value = hi if hi <= alpha else lo
+                    if tracing:
+                        tracer.leave(ply, value, exact)
+                    return value
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+
+            # 2. Transposition table: a cut-off, or at least a move to try first.
+            tt_move: M | None = None
+            if tt_store is not None:
+                tt_probes += 1
+                entry = slots.get(key & mask)
+                if entry is not None and entry[0] == key:
+                    tt_hits += 1
+                    tt_move = entry[4]
+                    # No cut-offs at PV nodes (open window), so principal variations stay whole.
+                    if ply > 0 and entry[1] >= depth and not pv_node:
+                        value = entry[2]  # score.from_tt, inline
+                        if value >= WIN_BOUND:
+                            value -= ply
+                        elif value <= -WIN_BOUND:
+                            value += ply
+                        bound = entry[3]
+                        if bound == exact or (
+                                value >= beta if bound == lower else value <= alpha):
+                            tt_cutoffs += 1
+                            if entry[1] < SOLVED:
+                                horizon = True  # the stored value rests on a horizon
+                            if tracing:
+                                tracer.tt_hit(ply, value, bound)
+                                tracer.leave(ply, value, bound)
+                            return value
+
+            # 3. Depth exhausted: static evaluation, or quiescence over noisy moves.
+            if depth <= 0 or ply >= top:
+                leaves += 1
+                horizon = True
+                value = quiesce(alpha, beta, ply) if noisy is not None else evaluate()
+                if tracing:
+                    tracer.leave(ply, value, exact)
+                return value
+
+            # 3b. Selective search at non-PV nodes, off unless switched on: null move,
+            # futility.
+            in_check = checks.in_check() if needs_check and checks is not None else False
+            futile: int | None = None
+            if pruning and not pv_node and not in_check and ply > 0:
+                cut = null_move_cut(depth, beta, ply, key, via)
+                if cut is not None:
+                    if tracing:
+                        tracer.leave(ply, cut, lower)
+                    return cut
+                futile = futile_value(depth, alpha)
+
+            # 4. Move ordering; the TT move may be tried before the rest are ordered.
+            moves = moves_of()
+            deferred = False
+            if ordering:
+                if defer and tt_move is not None and tt_move in moves:
+                    deferred = True
+                    unordered = moves
+                    moves = [tt_move] * len(moves)  # the rest are filled in after it
+                else:
+                    moves = order(moves, tt_move, ply)
+                    if presort_depth and depth > presort_depth + 1:
+                        moves = presort(moves, tt_move, ply, key)
+
+            # 5. Children: the first with the full window, the rest with a null window (PVS).
+            if path_check:
+                path_push(key)
+            best = -INF
+            best_move: M | None = None
+            a = alpha
+            outer_horizon = horizon
+            horizon = False
+            for i in range(len(moves)):
+                move = moves[i]
+                new_depth = depth - 1
+                reduction = 0
+                if selective:  # extensions and reductions; plays the move unless futile
+                    plan = play_selective(move, i, depth, ply, in_check, futile)
+                    if plan is None:
+                        if futile is not None and futile > best:  # cannot reach alpha: a bound
+                            best = futile
+                        continue
+                    new_depth, reduction = plan
+                else:
+                    play(move)
+                try:
+                    if i == 0 or not pvs:
+                        value = -node(new_depth, -beta, -a, ply + 1, move)
+                    else:  # a null-window scout; one that fails high may need verifying
+                        value = -node(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                        if value > a and (reduction or value < beta):
+                            value = research(move, new_depth, reduction, value, a, beta, ply)
+                except BaseException as exc:  # take the move back, name it in the error
+                    raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
+                undo()
+                if value > best:
+                    best = value
+                    best_move = move
+                    if ply == 0:
+                        self.root_best_move = move
+                    if value > a:
+                        a = value
+                        pv[ply] = (move, *pv[ply + 1])
+                        if value >= beta:  # cut: counters, killers, history, pruned moves
+                            cutoffs += 1
+                            if i == 0:
+                                first_move_cutoffs += 1
+                            if ordering:
+                                record_cutoff(move, ply, depth)
+                            if tracing:
+                                tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
+                                              moves[i + 1:])
+                            break
+                if deferred:  # the TT move did not cut: order the others behind it
+                    deferred = False
+                    moves = [move, *order([m for m in unordered if m != move], None, ply)]
+            if path_check:
+                path_pop(key)
+            # A subtree that never met the depth limit is solved: valid at any depth.
+            stored_depth = depth if horizon else SOLVED
+            horizon = horizon or outer_horizon
+
+            # 6. Store and return.
+            bound = lower if best >= beta else upper if best <= alpha else exact
+            if tt_store is not None:
+                tt_store(key, stored_depth, to_tt(best, ply), bound, best_move)
+            if tracing:
+                tracer.leave(ply, best, bound)
+            return best
+
+        # ---- helpers of the node search, called only where their case arises --------------
+
+        def run_hooks(hooks: SubtreeHooks, depth: int, alpha: int, beta: int) -> int | None:
+            """Step 1a: the game's subtree solver, then its proven bound (the template's
+            ``k_leaf_solve`` and ``k_cutoff`` order and node accounting); None if neither
+            applies.
+            """
+            nonlocal nodes, leaves
+            if leaf_solver:
+                solved, value, solved_nodes, solved_leaves = hooks.solve_subtree(
+                    depth, alpha, beta)
+                if solved:
+                    nodes += solved_nodes
+                    leaves += solved_leaves
+                    return value
+            if cutoff_hook:
+                cut, value = hooks.proven_bound(alpha, beta)
+                if cut:
+                    leaves += 1
+                    return value
+            return None
+
+        def research(move: M, depth: int, reduction: int, value: int, a: int, beta: int,
+                     ply: int) -> int:
+            """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at
+            full depth, and a value inside the window is searched again with the window (PVS),
+            so that it is exact and its PV complete.
+            """
+            nonlocal researches
+            if reduction:
+                value = -node(depth, -a - 1, -a, ply + 1, move)
+            if a < value < beta:
+                researches += 1
+                if tracing:
+                    tracer.research(ply + 1, move)
+                value = -node(depth, -beta, -a, ply + 1, move)
             return value
 
-        # 3b. Selective search at non-PV nodes, off unless switched on: null move, futility.
-        in_check = self._checks.in_check() if self._needs_check and self._checks else False
-        futile: int | None = None
-        if self._pruning and not pv_node and not in_check and ply > 0:
-            cut = self._null_move_cut(depth, beta, ply, key, via)
-            if cut is not None:
-                if tracing:
-                    tracer.leave(ply, cut, Bound.LOWER)
-                return cut
-            futile = self._futile_value(depth, alpha)
+        # ---- selective search (chess-style; each behind a SearchConfig switch) -------------
 
-        # 4. Move ordering.
-        moves = game.legal_moves() if shortcuts is None else shortcuts.search_moves()
-        if self._ordering:
-            moves = self.orderer.order(moves, tt_move, ply)
-            if self.config.presort_depth and depth > self.config.presort_depth + 1:
-                moves = self._presort(moves, tt_move, ply, key)
-
-        # 5. Children: the first with the full window, the rest with a null window (PVS).
-        pvs = self.config.pvs
-        path_check = self._path_check
-        if path_check:
-            self._path.push(key)
-        best = -INF
-        best_move: M | None = None
-        a = alpha
-        outer_horizon = self.hit_horizon
-        self.hit_horizon = False
-        for i, move in enumerate(moves):
-            new_depth = depth - 1
-            reduction = 0
-            if self._selective:  # extensions and reductions; plays the move unless futile
-                plan = self._play_selective(move, i, depth, ply, in_check, futile)
-                if plan is None:
-                    if futile is not None and futile > best:  # cannot reach alpha: a bound
-                        best = futile
-                    continue
-                new_depth, reduction = plan
-            else:
-                game.play(move)
+        def null_move_cut(depth: int, beta: int, ply: int, key: int, via: M | None
+                          ) -> int | None:
+            """Null move: let the opponent move twice, searched R plies shallower with a null
+            window at beta; a fail high is returned (None: no cut).  Tried only after a real
+            move, deep enough, against a finite non-mate beta, when the static value already
+            reaches it.  A fail high is a lower bound (mate scores are not trusted through a
+            pass), stored.
+            """
+            nonlocal horizon
+            if (nuller is None or via is None or depth < config.null_move_min_depth
+                    or beta >= INF or is_decisive(beta) or evaluate() < beta
+                    or not nuller.null_move_ok()):
+                return None
+            reduction = config.null_move_reduction + (1 if depth >= 7 else 0)
+            if path_check:
+                path_push(key)
+            nuller.play_null()
+            outer_horizon = horizon
             try:
-                if i == 0 or not pvs:
-                    value = -self._search(new_depth, -beta, -a, ply + 1, move)
-                else:  # a null-window scout; one that fails high may need verifying
-                    value = -self._search(new_depth - reduction, -a - 1, -a, ply + 1, move)
-                    if value > a and (reduction or value < beta):
-                        value = self._research(move, new_depth, reduction, value, a, beta, ply)
-            except BaseException as exc:  # take the move back, name it in the error
-                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
-            game.undo()
-            if value > best:
-                best = value
-                best_move = move
-                if ply == 0:
-                    self.root_best_move = move
-                if value > a:
-                    a = value
-                    self._pv[ply] = (move, *self._pv[ply + 1])
-                    if value >= beta:  # cut: counters, killers, history, pruned moves
-                        stats.cutoffs += 1
-                        if i == 0:
-                            stats.first_move_cutoffs += 1
-                        if self._ordering:
-                            self.orderer.record_cutoff(move, ply, depth)
-                        if tracing:
-                            tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
-                                          moves[i + 1:])
-                        break
-        if path_check:
-            self._path.pop(key)
-        # A subtree that never met the depth limit is solved: valid at any depth.
-        stored_depth = depth if self.hit_horizon else SOLVED
-        self.hit_horizon = self.hit_horizon or outer_horizon
+                value = -node(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
+            except BaseException as exc:
+                raise unwind(exc, NULL_MOVE, game, nuller.undo_null)  # noqa: B904 (unwind sets the cause)
+            nuller.undo_null()
+            if path_check:
+                path_pop(key)
+            horizon = outer_horizon
+            if value < beta:
+                return None
+            horizon = True  # a pass is not a move: never store this as solved
+            if is_win(value):
+                value = beta
+            if tt_store is not None:
+                tt_store(key, depth, to_tt(value, ply), lower, None)
+            return value
 
-        # 6. Store and return.
-        bound = Bound.LOWER if best >= beta else Bound.UPPER if best <= alpha else Bound.EXACT
-        if tt is not None:
-            tt.store(key, stored_depth, to_tt(best, ply), bound, best_move)
-        if tracing:
-            tracer.leave(ply, best, bound)
-        return best
+        def futile_value(depth: int, alpha: int) -> int | None:
+            """Futility: the static value plus the margin for ``depth`` when even that cannot
+            reach alpha (quiet moves are then skipped with it as their bound), else None.
+            """
+            if not futility or depth >= len(margins) or is_decisive(alpha):
+                return None
+            static = evaluate() + margins[depth]
+            return static if static <= alpha else None
 
-    # ---- helpers of the node search, called only where their case arises ------------------
-
-    def _research(self, move: M, depth: int, reduction: int, value: int, a: int, beta: int,
-                  ply: int) -> int:
-        """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at full
-        depth, and a value inside the window is searched again with the window (PVS), so that
-        it is exact and its PV complete.
-        """
-        if reduction:
-            value = -self._search(depth, -a - 1, -a, ply + 1, move)
-        if a < value < beta:
-            self.stats.researches += 1
-            if self.tracer.enabled:
-                self.tracer.research(ply + 1, move)
-            value = -self._search(depth, -beta, -a, ply + 1, move)
-        return value
-
-    def _repetition(self, ply: int, key: int) -> int | None:
-        """The value of a position decided by repetition (the game's own rules, or a repeat
-        of a position on the current path: a draw), else None.  Only for cyclic games.
-        """
-        if self._rules is not None:
-            return self._rules.repetition_value(ply)
-        return 0 if key in self._path else None
-
-    # ---- selective search (chess-style; each behind a SearchConfig switch) -----------------
-
-    def _null_move_cut(self, depth: int, beta: int, ply: int, key: int, via: M | None
-                       ) -> int | None:
-        """Null move: let the opponent move twice, searched R plies shallower with a null
-        window at beta; a fail high is returned (None: no cut).  Tried only after a real move,
-        deep enough, against a finite non-mate beta, when the static value already reaches it.
-        A fail high is a lower bound (mate scores are not trusted through a pass), stored.
-        """
-        nuller = self._nuller
-        game = self.game
-        if (nuller is None or via is None or depth < self.config.null_move_min_depth
-                or beta >= INF or is_decisive(beta) or game.evaluate() < beta
-                or not nuller.null_move_ok()):
-            return None
-        reduction = self.config.null_move_reduction + (1 if depth >= 7 else 0)
-        if self._path_check:
-            self._path.push(key)
-        nuller.play_null()
-        outer_horizon = self.hit_horizon
-        try:
-            value = -self._search(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
-        except BaseException as exc:
-            raise unwind(exc, NULL_MOVE, game, nuller.undo_null)  # noqa: B904 (unwind sets the cause)
-        nuller.undo_null()
-        if self._path_check:
-            self._path.pop(key)
-        self.hit_horizon = outer_horizon
-        if value < beta:
-            return None
-        self.hit_horizon = True  # a pass is not a move: never store this as solved
-        if is_win(value):
-            value = beta
-        if self.tt is not None:
-            self.tt.store(key, depth, to_tt(value, ply), Bound.LOWER, None)
-        return value
-
-    def _futile_value(self, depth: int, alpha: int) -> int | None:
-        """Futility: the static value plus the margin for ``depth`` when even that cannot
-        reach alpha (quiet moves are then skipped with it as their bound), else None.
-        """
-        margins = self.config.futility_margins
-        if not self._futility or depth >= len(margins) or is_decisive(alpha):
-            return None
-        static = self.game.evaluate() + margins[depth]
-        return static if static <= alpha else None
-
-    def _play_selective(self, move: M, i: int, depth: int, ply: int, in_check: bool,
-                        futile: int | None) -> tuple[int, int] | None:
-        """Play ``move`` and return (child depth, reduction): a move that gives check is
-        extended a ply (up to twice the root depth); a late quiet move is reduced (LMR) or,
-        at a futile node, skipped: then it is taken back and None returned.
-        """
-        checks = self._checks
-        assert checks is not None
-        quiet = self._tactical is not None and not self._tactical.is_tactical(move)
-        self.game.play(move)
-        try:
-            gives_check = checks.in_check()
-        except BaseException as exc:
-            raise unwind(exc, move, self.game, self.game.undo)  # noqa: B904 (unwind sets the cause)
-        if gives_check and self._extend and ply < 2 * self._root_depth:
-            return depth, 0
-        if not quiet or gives_check or i == 0:
+        def play_selective(move: M, i: int, depth: int, ply: int, in_check: bool,
+                           futile: int | None) -> tuple[int, int] | None:
+            """Play ``move`` and return (child depth, reduction): a move that gives check is
+            extended a ply (up to twice the root depth); a late quiet move is reduced (LMR)
+            or, at a futile node, skipped: then it is taken back and None returned.
+            """
+            nonlocal horizon
+            assert checks is not None
+            quiet = tactical is not None and not tactical.is_tactical(move)
+            play(move)
+            try:
+                gives_check = checks.in_check()
+            except BaseException as exc:
+                raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
+            if gives_check and extend and ply < 2 * root_depth:
+                return depth, 0
+            if not quiet or gives_check or i == 0:
+                return depth - 1, 0
+            if futile is not None:
+                undo()
+                horizon = True
+                return None
+            if (lmr and not in_check and i >= lmr_min_moves and depth >= lmr_min_depth
+                    and move not in orderer.killers[ply]):
+                return depth - 1, 1 if i < 8 or depth < 6 else 2
             return depth - 1, 0
-        if futile is not None:
-            self.game.undo()
-            self.hit_horizon = True
-            return None
-        if (self._lmr and not in_check and i >= self.config.lmr_min_moves
-                and depth >= self.config.lmr_min_depth
-                and move not in self.orderer.killers[ply]):
-            return depth - 1, 1 if i < 8 or depth < 6 else 2
-        return depth - 1, 0
 
-    def _presort(self, moves: list[M], tt_move: M | None, ply: int, key: int) -> list[M]:
-        """Seed 003: a shallow full-window search of every move, then sort by its values."""
-        game = self.game
-        shallow = self.config.presort_depth - 1
-        if self._path_check:
-            self._path.push(key)
-        values: dict[int, int] = {}
-        for i, move in enumerate(moves):
-            game.play(move)
-            try:
-                values[i] = -self._search(shallow, -INF, INF, ply + 1, move)
-            except BaseException as exc:
-                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
-            game.undo()
-        if self._path_check:
-            self._path.pop(key)
-        order = sorted(range(len(moves)), key=lambda i: (moves[i] != tt_move, -values[i]))
-        return [moves[i] for i in order]
+        def presort(moves: Sequence[M], tt_move: M | None, ply: int, key: int) -> list[M]:
+            """Seed 003: a shallow full-window search of every move, then sort by its
+            values.
+            """
+            shallow = presort_depth - 1
+            if path_check:
+                path_push(key)
+            values: dict[int, int] = {}
+            for i, move in enumerate(moves):
+                play(move)
+                try:
+                    values[i] = -node(shallow, -INF, INF, ply + 1, move)
+                except BaseException as exc:
+                    raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
+                undo()
+            if path_check:
+                path_pop(key)
+            order = sorted(range(len(moves)), key=lambda i: (moves[i] != tt_move, -values[i]))
+            return [moves[i] for i in order]
 
-    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
-        """Stand pat or try the noisy moves, fail-soft; in check every move is searched."""
-        game = self.game
-        noisy = self._noisy
-        assert noisy is not None
-        stats = self.stats
-        in_check = noisy.in_check()
-        best = -INF if in_check else game.evaluate()
-        if best >= beta or ply >= MAX_PLY - 1:
+        def quiesce(alpha: int, beta: int, ply: int) -> int:
+            """Stand pat or try the noisy moves, fail-soft; in check every move is
+            searched.
+            """
+            nonlocal nodes, qnodes, seldepth
+            assert noisy is not None
+            in_check = noisy.in_check()
+            best = -INF if in_check else evaluate()
+            if best >= beta or ply >= top:
+                return best
+            if best > alpha:
+                alpha = best
+            moves = game.legal_moves() if in_check else noisy.noisy_moves()
+            if ordering:
+                moves = order(moves, None, ply)
+            for move in moves:
+                play(move)
+                try:
+                    nodes += 1
+                    qnodes += 1
+                    if nodes >= next_poll:
+                        poll()
+                    if ply + 1 > seldepth:
+                        seldepth = ply + 1
+                    outcome = outcome_of()
+                    if outcome is not None:
+                        value = -score_terminal(outcome, ply + 1)
+                    else:
+                        value = -quiesce(-beta, -alpha, ply + 1)
+                except BaseException as exc:
+                    raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
+                undo()
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if value >= beta:
+                            break
             return best
-        if best > alpha:
-            alpha = best
-        moves = game.legal_moves() if in_check else noisy.noisy_moves()
-        if self._ordering:
-            moves = self.orderer.order(moves, None, ply)
-        for move in moves:
-            game.play(move)
-            try:
-                stats.nodes += 1
-                stats.qnodes += 1
-                if stats.nodes >= self._next_poll:
-                    self._poll()
-                if ply + 1 > stats.seldepth:
-                    stats.seldepth = ply + 1
-                outcome = game.outcome()
-                if outcome is not None:
-                    value = -self._score_terminal(outcome, ply + 1)
-                else:
-                    value = -self._quiesce(-beta, -alpha, ply + 1)
-            except BaseException as exc:
-                raise unwind(exc, move, game, game.undo)  # noqa: B904 (unwind sets the cause)
-            game.undo()
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if value >= beta:
-                        break
-        return best
+
+        return node, flush

@@ -60,15 +60,26 @@ def bisect(searcher: Engine[M], lo: int, hi: int, known: Interval | None = None)
     known.lo, known.hi = lo, hi
     pons = searcher.config.bisection == "pons"
     mid = next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
+    gallop = searcher.config.guess_depth > 0 and hi - lo > 2  # SearchConfig.guess_depth
+    if gallop:
+        mid = min(max(searcher.search(searcher.config.guess_depth), lo), hi - 1)
+    direction, step = 0, 0
     while lo < hi:
         r = searcher.search(FULL_DEPTH, mid, mid + 1)
-        if r > mid:
+        up = r > mid
+        if up:
             lo = min(r, hi)
             known.move = searcher.root_best_move
         else:
             hi = max(r, lo)
         known.lo, known.hi = lo, hi
-        mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
+        if gallop and direction in (0, 1 if up else -1):  # away from the guess, wider each time
+            direction = 1 if up else -1
+            mid = min(max(lo + step if up else hi - 1 - step, lo), hi - 1)
+            step = 2 * step + 2
+        else:
+            gallop = False
+            mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
     return lo
 
 

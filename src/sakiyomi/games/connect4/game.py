@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Sequence
+from itertools import pairwise
 from random import Random
 from typing import Any, Self
 
@@ -54,8 +55,11 @@ class Connect4:
         self.k: Any = kernels_for(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        self.moves_played: list[int] = []
         self._buf = [0] * width
+        # The kernels play, undo and outcome call per node, bound once (no module look-ups).
+        self._k_play = self.k.k_play
+        self._k_aligned = self.k.k_aligned
+        self._cells = width * height
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -68,15 +72,19 @@ class Connect4:
         return self._buf[:count]
 
     def play(self, move: int) -> None:
-        self._past.append(self._state)
-        self.moves_played.append(move)
-        self._state = self.k.k_play(self._state, move)
+        state = self._state
+        self._past.append(state)
+        self._state = self._k_play(state, move)
 
     def undo(self) -> None:
         self._state = self._past.pop()
-        self.moves_played.pop()
 
     def outcome(self) -> Outcome | None:
+        cur, mask, n = self._state
+        # k_outcome's test (four in a row for the side that just moved, or a full board),
+        # asked directly so that the common case, a game going on, builds no tuple.
+        if n < self._cells and not self._k_aligned(cur ^ mask):
+            return None
         finished, value = self.k.k_outcome(self._state, 0)
         if not finished:
             return None
@@ -95,8 +103,16 @@ class Connect4:
         clone = type(self)(self.width, self.height)
         clone._state = self._state
         clone._past = list(self._past)
-        clone.moves_played = list(self.moves_played)
         return clone
+
+    @property
+    def moves_played(self) -> list[int]:
+        """The columns played so far, read off the stored states (each move adds one bit to
+        the mask, in its column), so that play/undo keep one list, not two.
+        """
+        masks = [state[1] for state in self._past] + [self._state[1]]
+        h1 = self.height + 1
+        return [(int(b ^ a).bit_length() - 1) // h1 for a, b in pairwise(masks)]
 
     def move_to_text(self, move: int) -> str:
         return str(move + 1)
@@ -196,7 +212,12 @@ class Connect4:
 
 
 def from_position(name: str, text: str) -> Connect4:
-    """Parse Pons's move string (optionally ``WxH:`` first); errors name the offending move."""
+    """Parse Pons's move string (optionally ``WxH:`` first); errors name the offending move.
+
+    A batch of positions is parsed line by line, so the usual case is one pass over the digits
+    with plain integer arithmetic (``_replay``); only a string it cannot vouch for goes move by
+    move through the checked path, which then names the first bad move.
+    """
     width, height, moves = 7, 6, text
     sized = _SIZE.match(text)
     if sized:
@@ -207,6 +228,8 @@ def from_position(name: str, text: str) -> Connect4:
     if moves.lower() == "start":
         moves = ""
     game = Connect4(width, height)
+    if _replay(game, moves):
+        return game
     for number, ch in enumerate(moves, 1):
         if not ("0" <= ch <= "9"):
             raise PositionError(
@@ -217,3 +240,34 @@ def from_position(name: str, text: str) -> Connect4:
             raise PositionError(f"connect4 position {shown(text)}: {exc}") from None
         game.play(col)
     return game
+
+
+def _replay(game: Connect4, moves: str) -> bool:
+    """Play ``moves`` on the empty ``game`` in one pass and return True, if every move is legal:
+    a column digit, a column not full, and no move after a four in a row (board full cannot
+    come first: a full board has no column left).  Four in a row is checked once, at the end:
+    stones stay, so a four made before the last move is still there, either the other side's
+    or the last mover's without the last stone.  False leaves ``game`` untouched.
+    """
+    k = game.k
+    width, h1 = game.width, game.height + 1
+    top = k.TOP_CELL
+    cur = mask = 0
+    n = 0
+    past: list[tuple[int, int, int]] = []
+    last = 0
+    for ch in moves:
+        col = ord(ch) - 49  # "1" is column 0
+        if not 0 <= col < width or mask & top[col]:
+            return False
+        past.append((cur, mask, n))
+        last = (mask + (1 << (col * h1))) & ~mask  # the cell the stone lands on
+        cur ^= mask
+        mask |= last
+        n += 1
+    mover = cur ^ mask  # the last mover's stones (``cur`` is the side to move's)
+    if k.k_aligned(cur) or (n and k.k_aligned(mover ^ last)):
+        return False
+    game._state = (cur, mask, n)
+    game._past = past  # moves_played is read off these states
+    return True

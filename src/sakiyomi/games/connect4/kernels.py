@@ -84,29 +84,57 @@ def make_state(current: int, mask: int, n: int) -> tuple[Any, Any, int]:
     return (U(current), U(mask), n)
 
 
+# The four directions' shifts by one, two and three cells, named for the unrolled kernels:
+# vertical, horizontal, and the two diagonals.
+S_V, S_V2, S_V3 = SHIFTS[0], SHIFTS2[0], SHIFTS3[0]
+S_H, S_H2, S_H3 = SHIFTS[1], SHIFTS2[1], SHIFTS3[1]
+S_D, S_D2, S_D3 = SHIFTS[2], SHIFTS2[2], SHIFTS3[2]
+S_A, S_A2, S_A3 = SHIFTS[3], SHIFTS2[3], SHIFTS3[3]
+
+
 @kernel
 def k_aligned(stones: Any) -> bool:
-    """True when ``stones`` hold four in a row in some direction."""
-    for d in range(4):
-        s = SHIFTS[d]
-        m = stones & (stones >> s)
-        if m & (m >> (s + s)):
-            return True
-    return False
+    """True when ``stones`` hold four in a row in some direction (unrolled: this runs at
+    every node of the Python engine, where a loop over the directions costs twice as much).
+    """
+    m = stones & (stones >> S_V)
+    if m & (m >> S_V2):
+        return True
+    m = stones & (stones >> S_H)
+    if m & (m >> S_H2):
+        return True
+    m = stones & (stones >> S_D)
+    if m & (m >> S_D2):
+        return True
+    m = stones & (stones >> S_A)
+    return bool(m & (m >> S_A2))
 
 
 @kernel
 def k_winning_cells(stones: Any, mask: Any) -> Any:
-    """Empty cells (anywhere, not only playable) that would complete four for ``stones``."""
-    r = (stones << SHIFTS[0]) & (stones << SHIFTS2[0]) & (stones << SHIFTS3[0])
-    for d in range(1, 4):
-        s, s2, s3 = SHIFTS[d], SHIFTS2[d], SHIFTS3[d]
-        p = (stones << s) & (stones << s2)
-        r |= p & (stones << s3)
-        r |= p & (stones >> s)
-        p = (stones >> s) & (stones >> s2)
-        r |= p & (stones << s)
-        r |= p & (stones >> s3)
+    """Empty cells (anywhere, not only playable) that would complete four for ``stones``.
+
+    Vertically only three stones below count; along the other three directions a cell wins
+    with three in a row on one side, or two on one side and one on the other (``p`` holds
+    the cells with two neighbours on one side).  Unrolled, each shift computed once: the
+    Python engine calls this several times per node.
+    """
+    r = (stones << S_V) & (stones << S_V2) & (stones << S_V3)
+    left, right = stones << S_H, stones >> S_H
+    p = left & (stones << S_H2)
+    r |= p & ((stones << S_H3) | right)
+    p = right & (stones >> S_H2)
+    r |= p & (left | (stones >> S_H3))
+    left, right = stones << S_D, stones >> S_D
+    p = left & (stones << S_D2)
+    r |= p & ((stones << S_D3) | right)
+    p = right & (stones >> S_D2)
+    r |= p & (left | (stones >> S_D3))
+    left, right = stones << S_A, stones >> S_A
+    p = left & (stones << S_A2)
+    r |= p & ((stones << S_A3) | right)
+    p = right & (stones >> S_A2)
+    r |= p & (left | (stones >> S_A3))
     return r & (BOARD ^ mask)
 
 

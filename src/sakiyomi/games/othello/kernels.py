@@ -21,8 +21,15 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
 * ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
   twice), then corners, then moves into odd regions (parity).
 
-Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``
-and ``FASTEST`` (0/1 switches), so that each technique can be measured on its own.
+* ``k_etc(state, depth)`` — enhanced transposition cut-offs at nodes with ``ETC`` or more
+  empties (0: never) when solving, where a subtree costs far more than looking its children
+  up;
+* ``TWO_BOUNDS`` (``BOUNDS2``) — table entries with a lower and an upper bound, so that the
+  solver's null-window probes (bisection, then the PV search) keep each other's proofs.
+
+Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
+``FASTEST`` and ``BOUNDS2`` (0/1 switches) and ``ETC``, so that each technique can be measured
+on its own.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ SHALLOW = 6
 PARITY = 1
 STABILITY = 1
 FASTEST = 1
+BOUNDS2 = 0
+ETC = 14
 U: Callable[[int], Any] = int
 
 
@@ -69,6 +78,8 @@ HAS_HINTS = True
 HAS_SHORTCUTS = False
 HAS_LEAF_SOLVER = True
 HAS_CUTOFF = True
+HAS_ETC = ETC > 0
+TWO_BOUNDS = BOUNDS2 != 0
 PASS = 64
 _W = _onp.uint64
 _ONE = _W(1)
@@ -177,7 +188,7 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     if n > LEAF or depth < n:
         return False, 0
     ctx[0] -= 1  # the solver counts this node again
-    buf = _onp.zeros((2, (2 * n + 2) * _MOVE_SLOTS), dtype=_onp.int64)
+    buf = _onp.empty((2, (2 * n + 2) * _MOVE_SLOTS), dtype=_onp.int64)  # written before read
     # Constants reach the recursive solver as computed ints, never as literals: a literal-typed
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
@@ -195,3 +206,14 @@ def k_cutoff(state: Any, alpha: Any, beta: Any) -> Any:
     if bound <= alpha:
         return True, bound
     return False, 0
+
+
+@kernel
+def k_etc(state: Any, depth: Any) -> Any:
+    """Enhanced transposition cut-offs with ``ETC`` or more empties (0: never), when solving
+    (``depth`` reaches the end, as for ``k_leaf_solve``): depth-limited searches stay node for
+    node the Python Searcher's (``sakiyomi bench`` signatures).
+    """
+    p, o, _ = state
+    n = _popcount(~(p | o))
+    return ETC > 0 and n >= ETC and depth >= n

@@ -1,0 +1,298 @@
+"""Shogi evaluation tables: the seeds' 駒割 and a fuller evaluation, both incremental.
+
+Two evaluations share one shape, so ``ShogiGame`` updates either move by move:
+
+* ``KOMAWARI`` — the seeds' material count (seed 003's slides: 歩1 香5 桂6 銀8 金9 角13 飛15,
+  ×100; と/成香/成桂/成銀 as a gold, 馬 1600, 龍 1800; a piece in hand at its unpromoted value),
+  nothing else.  The baseline.
+* ``FULL`` — material on a finer scale (a pawn 90, gold 540, rook 990, dragon 1395: the
+  proportions of YaneuraOu's material values), piece placement (a piece-square table per piece
+  type, seen from its owner), each piece's distance to both kings (golds, silvers and promoted
+  minors near their own king defend it; every piece near the enemy king attacks it, promoted
+  rooks and bishops most), pieces in hand worth more for the first of a kind than for the
+  fifth pawn, and at evaluation time a king-safety term: the enemy's pieces in hand weigh on a
+  king in proportion to the open squares around it (drops land there).
+
+A position's score (black's view) is ``Σ_black cell − Σ_white cell + hand terms``, where a
+piece's cell depends on its type, its square and the two kings' squares; so a move that is
+not a king move changes only the moved and the captured piece's cells, and a king move is
+rescored from scratch (``ShogiGame.play``).  Squares are cshogi's ``file * 9 + rank`` (rank 0
+is white's back rank); a white piece's square is seen from its owner as ``80 − square``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sakiyomi.games import shogi_facade as cs
+
+# Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
+HAND_TYPES = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
+HAND_INDEX = {piece_type: i for i, piece_type in enumerate(HAND_TYPES)}
+UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6)
+_MINORS = (cs.GOLD, cs.PROM_PAWN, cs.PROM_LANCE, cs.PROM_KNIGHT, cs.PROM_SILVER)
+
+
+def _chebyshev() -> tuple[int, ...]:
+    """King-step distance between two squares, indexed ``a * 82 + b`` (81: no king)."""
+    table = [9] * (82 * 82)
+    for a in range(81):
+        for b in range(81):
+            table[a * 82 + b] = max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
+    return tuple(table)
+
+
+DIST = _chebyshev()
+
+
+@dataclass(frozen=True)
+class Tables:
+    """One evaluation: per piece type, a cell value by the owner-relative square (``base``),
+    by the distance to its own king (``defend``) and to the enemy king (``attack``); the value
+    of the first n pieces of a kind in hand (``hand[kind][n]``); the king-safety weight of a
+    piece kind in the enemy's hand (``hand_threat``, 0: no king-safety term).
+    """
+
+    name: str
+    base: tuple[tuple[int, ...], ...]
+    defend: tuple[tuple[int, ...], ...]
+    attack: tuple[tuple[int, ...], ...]
+    hand: tuple[tuple[int, ...], ...]
+    hand_threat: tuple[int, ...]
+    material: tuple[int, ...]  # board value per type (move ordering, quiescence)
+
+    @property
+    def king_relative(self) -> bool:
+        """Whether cells depend on the kings' squares (a king move then rescores the board)."""
+        return any(any(row) for row in self.defend + self.attack) \
+            or len(set(self.base[cs.KING])) > 1
+
+    @property
+    def hand_linear(self) -> bool:
+        """Whether every further piece of a kind in hand adds the same value."""
+        return all(len({row[n + 1] - row[n] for n in range(18)}) == 1 for row in self.hand)
+
+    @property
+    def safety(self) -> bool:
+        """Whether the king-safety term is computed at evaluation."""
+        return any(self.hand_threat)
+
+    def cell(self, piece_type: int, square: int, own_king: int, enemy_king: int,
+             white: bool) -> int:
+        """A piece's contribution for its owner (absolute squares; ``white``: owned by white)."""
+        rel = 80 - square if white else square
+        return (self.base[piece_type][rel] + self.defend[piece_type][DIST[square * 82 + own_king]]
+                + self.attack[piece_type][DIST[square * 82 + enemy_king]])
+
+
+def _hand_cumulative(first: tuple[int, ...], later: tuple[int, ...],
+                     steps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Value of n pieces in hand per kind: ``first`` for the first, then ``later`` for each
+    of the next ``steps`` ones, the rest at 80 % of ``later``.
+    """
+    result = []
+    for kind in range(7):
+        total, row = 0, [0]
+        for n in range(1, 19):
+            if n == 1:
+                total += first[kind]
+            elif n <= 1 + steps[kind]:
+                total += later[kind]
+            else:
+                total += later[kind] * 4 // 5
+            row.append(total)
+        result.append(tuple(row))
+    return tuple(result)
+
+
+def _komawari() -> Tables:
+    value = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 1800)
+    hand_value = (100, 500, 600, 800, 900, 1300, 1500)
+    zeros = tuple(0 for _ in range(10))
+    return Tables(
+        name="komawari",
+        base=tuple(tuple(value[t] for _ in range(81)) for t in range(15)),
+        defend=tuple(zeros for _ in range(15)),
+        attack=tuple(zeros for _ in range(15)),
+        hand=tuple(tuple(hand_value[k] * n for n in range(19)) for k in range(7)),
+        hand_threat=(0,) * 7,
+        material=value,
+    )
+
+
+# Board values of the full evaluation (YaneuraOu's material proportions).
+FULL_VALUE = (0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395)
+
+
+def _full() -> Tables:
+    value = FULL_VALUE
+    base: list[tuple[int, ...]] = []
+    for piece_type in range(15):
+        row = []
+        for square in range(81):
+            file, rank = divmod(square, 9)  # rank 0: the enemy's back rank, 8: one's own
+            edge = min(file, 8 - file)  # 0 on the edge files
+            bonus = 0
+            if piece_type == cs.PAWN:
+                bonus = (0, 0, 0, 25, 15, 8, 0, 0, 0)[rank]
+            elif piece_type == cs.KING:
+                bonus = (30 if rank == 8 else 15 if rank == 7 else -40 * (7 - rank)) \
+                    + 6 * (4 - edge)  # away from the centre files: a castle
+            elif piece_type in (cs.SILVER, cs.GOLD):
+                bonus = -15 if edge == 0 else 0
+            elif piece_type == cs.KNIGHT:
+                bonus = -20 if rank <= 1 else 0  # stuck near the far edge
+            elif piece_type in (cs.HORSE, cs.DRAGON) and rank >= 6:
+                bonus = 10  # a promoted major back home defends
+            row.append(value[piece_type] + bonus)
+        base.append(tuple(row))
+    defend = [(0,) * 10 for _ in range(15)]
+    attack = [(0,) * 10 for _ in range(15)]
+    for piece_type in _MINORS:
+        defend[piece_type] = (0, 45, 25, 8, 0, 0, 0, 0, 0, 0)
+        attack[piece_type] = (0, 55, 35, 12, 0, 0, 0, 0, 0, 0)
+    defend[cs.SILVER] = (0, 35, 20, 5, 0, 0, 0, 0, 0, 0)
+    attack[cs.SILVER] = (0, 50, 30, 10, 0, 0, 0, 0, 0, 0)
+    defend[cs.PAWN] = (0, 10, 8, 0, 0, 0, 0, 0, 0, 0)
+    attack[cs.PAWN] = (0, 15, 10, 0, 0, 0, 0, 0, 0, 0)
+    attack[cs.KNIGHT] = (0, 10, 25, 10, 0, 0, 0, 0, 0, 0)
+    attack[cs.LANCE] = (0, 10, 10, 5, 0, 0, 0, 0, 0, 0)
+    defend[cs.HORSE] = (0, 40, 30, 15, 0, 0, 0, 0, 0, 0)
+    attack[cs.HORSE] = (0, 60, 45, 25, 10, 0, 0, 0, 0, 0)
+    attack[cs.DRAGON] = (0, 80, 60, 40, 20, 5, 0, 0, 0, 0)
+    attack[cs.BISHOP] = (0, 15, 15, 10, 0, 0, 0, 0, 0, 0)
+    attack[cs.ROOK] = (0, 25, 20, 10, 0, 0, 0, 0, 0, 0)
+    hand = _hand_cumulative(first=(110, 350, 440, 560, 620, 950, 1100),
+                            later=(95, 330, 420, 530, 580, 880, 1000),
+                            steps=(3, 3, 3, 3, 3, 1, 1))
+    return Tables(name="full", base=tuple(base), defend=tuple(defend), attack=tuple(attack),
+                  hand=hand, hand_threat=(1, 2, 2, 3, 4, 4, 6), material=value)
+
+
+KOMAWARI = _komawari()
+FULL = _full()
+EVALUATIONS = {"full": FULL, "komawari": KOMAWARI}
+
+SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
+SAFETY_CAP = 600
+MATE_THREAT = 300  # the opponent mates in one unless the side to move does something
+
+
+def _neighbours() -> tuple[tuple[int, ...], ...]:
+    """The up to 8 squares next to each square (square 81, a missing king: none)."""
+    result: list[tuple[int, ...]] = []
+    for square in range(81):
+        file, rank = divmod(square, 9)
+        result.append(tuple(
+            (file + df) * 9 + rank + dr
+            for df in (-1, 0, 1) for dr in (-1, 0, 1)
+            if (df or dr) and 0 <= file + df < 9 and 0 <= rank + dr < 9
+        ))
+    result.append(())
+    return tuple(result)
+
+
+NEIGHBOURS = _neighbours()
+
+
+def board_score(tables: Tables, board: cs.CBoard) -> int:
+    """The incremental part (cells and hands) from black's side, computed from scratch."""
+    black_king, white_king = board.king_square(cs.BLACK), board.king_square(cs.WHITE)
+    total = 0
+    for square, piece in enumerate(board.pieces):
+        if piece:
+            piece_type = piece & 0xF
+            if piece >> 4 == cs.BLACK:
+                total += tables.cell(piece_type, square, black_king, white_king, False)
+            else:
+                total -= tables.cell(piece_type, square, white_king, black_king, True)
+    black_hand, white_hand = board.pieces_in_hand
+    hand = tables.hand
+    for kind in range(7):
+        total += hand[kind][black_hand[kind]] - hand[kind][white_hand[kind]]
+    return total
+
+
+def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
+    """Change of the incremental score for the side to move when it plays ``move`` (not a
+    king move: those change every cell and are rescored).  ``Tables.cell`` written out: this
+    runs at every node.
+    """
+    color = board.turn
+    white = color == cs.WHITE
+    own = board.king_square(color) * 82
+    enemy = board.king_square(color ^ 1) * 82
+    base, defend, attack = tables.base, tables.defend, tables.attack
+    dist = DIST
+    to = move & 0x7F
+    rel_to = 80 - to if white else to
+    source = (move >> 7) & 0x7F
+    if source >= 81:  # a drop: the piece goes from the hand to the board
+        piece_type = source - 80
+        kind = HAND_INDEX[piece_type]
+        count = board.pieces_in_hand[color][kind]
+        row = tables.hand[kind]
+        return (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
+                + attack[piece_type][dist[enemy + to]] - row[count] + row[count - 1])
+    piece_type = (move >> 16) & 0xF
+    delta = -(base[piece_type][80 - source if white else source]
+              + defend[piece_type][dist[own + source]] + attack[piece_type][dist[enemy + source]])
+    if move & (1 << 14):
+        piece_type += cs.PROMOTED_OFFSET
+    delta += (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
+              + attack[piece_type][dist[enemy + to]])
+    captured = (move >> 20) & 0xF
+    if captured:  # the enemy's piece, seen from the enemy: its kings swap roles
+        delta += (base[captured][80 - rel_to] + defend[captured][dist[enemy + to]]
+                  + attack[captured][dist[own + to]])
+        kind = HAND_INDEX[UNPROMOTED[captured]]
+        count = board.pieces_in_hand[color][kind]
+        row = tables.hand[kind]
+        delta += row[count + 1] - row[count]
+    return delta
+
+
+def material_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
+    """``move_delta`` for tables whose cells ignore the kings and whose hand values grow by a
+    constant per piece (the seeds' 駒割): no king squares, no hand counts to read.
+    """
+    white = board.turn == cs.WHITE
+    to = move & 0x7F
+    rel_to = 80 - to if white else to
+    source = (move >> 7) & 0x7F
+    base = tables.base
+    if source >= 81:
+        piece_type = source - 80
+        return base[piece_type][rel_to] - tables.hand[HAND_INDEX[piece_type]][1]
+    piece_type = (move >> 16) & 0xF
+    delta = -base[piece_type][80 - source if white else source]
+    if move & (1 << 14):
+        piece_type += cs.PROMOTED_OFFSET
+    delta += base[piece_type][rel_to]
+    captured = (move >> 20) & 0xF
+    if captured:
+        delta += base[captured][80 - rel_to] + tables.hand[HAND_INDEX[UNPROMOTED[captured]]][1]
+    return delta
+
+
+def king_danger(tables: Tables, board: cs.CBoard, color: int,
+                enemy_hand: list[int] | None = None) -> int:
+    """How much the enemy's pieces in hand threaten ``color``'s king: their drop weights (a
+    kind counts twice from its second piece on) times the squares next to the king that are
+    empty or enemy-held, capped.  ``enemy_hand``: the enemy's hand counts, when known.
+    """
+    if enemy_hand is None:
+        enemy_hand = board.pieces_in_hand[color ^ 1]
+    weight = 0
+    for threat, count in zip(tables.hand_threat, enemy_hand, strict=False):
+        if count:
+            weight += threat + threat if count > 1 else threat
+    if not weight:
+        return 0
+    open_squares = 0
+    piece_at = board.piece
+    for square in NEIGHBOURS[board.king_square(color)]:
+        piece = piece_at(square)
+        if not piece or piece >> 4 != color:
+            open_squares += 1
+    return min(weight * open_squares * SAFETY_SCALE, SAFETY_CAP)
