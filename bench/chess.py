@@ -6,10 +6,15 @@ and a match against sunfish.  Not a test: it prints one JSON line per measuremen
     python bench/chess.py techniques         # nodes to fixed depth + WAC solved, per switch
     python bench/chess.py wac                # WAC 1-200, fixed nodes and fixed time, vs sunfish
     python bench/chess.py match --games 100  # equal time per move, openings x both colours
+    python bench/chess.py match --opponent stockfish --elo 1800 --games 40 --time 0.2
+    python bench/chess.py endings --starts 20 --nodes 2000   # K+Q/K+R/K+B+B vs K, Stockfish defends
 
 sunfish (PyPI package ``sunfish``, a UCI engine as ``sunfish-uci``) pins an older python-chess,
-so it lives in its own venv under ``--scratch`` (default /tmp/sakiyomi-bench); both engines are
-driven as UCI subprocesses through python-chess's ``chess.engine`` in the same run.
+so it lives in its own venv under ``--scratch`` (default /tmp/sakiyomi-bench).  Stockfish is the
+Debian package ``stockfish`` (installed with apt-get when ``stockfish`` is not on the PATH or in
+/usr/games); matches use its ``UCI_LimitStrength``/``UCI_Elo``, the endings its full strength.
+All engines are driven as UCI subprocesses through python-chess's ``chess.engine`` in the same
+run, so they share the machine's load; every record carries the load average.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import json
 import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import time
@@ -36,6 +42,7 @@ import chess.engine
 
 from sakiyomi.games import chess as chess_game
 from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.chess_endgame import random_ending
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits, StopSignal
@@ -104,6 +111,32 @@ def setup(scratch: Path) -> list[str]:
         capture_output=True, text=True, check=True).stdout.split("\n")[1]
     emit({"bench": "setup", "sunfish": version, "command": command})
     return command
+
+
+def stockfish_command() -> list[str]:
+    """Stockfish from the PATH or /usr/games, installed from Debian's package when missing."""
+    found = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+    if found is None:
+        emit({"bench": "setup", "installing": "stockfish (apt-get)"})
+        subprocess.run(["apt-get", "install", "-y", "-q", "stockfish"], check=True,
+                       stdout=subprocess.DEVNULL)
+        found = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+        if found is None:
+            raise SystemExit("stockfish: apt-get install stockfish did not provide it")
+    return [found]
+
+
+def opponent(name: str, scratch: Path, elo_setting: int | None) -> tuple[
+        list[str], dict[str, str | int | bool]]:
+    """The opponent's command and UCI options: sunfish, or Stockfish limited to ``elo``."""
+    if name == "sunfish":
+        return setup(scratch), {}
+    command = stockfish_command()
+    options: dict[str, str | int | bool] = {"Threads": 1, "Hash": 16}
+    if elo_setting is not None:
+        options.update({"UCI_LimitStrength": True, "UCI_Elo": elo_setting})
+    emit({"bench": "setup", "stockfish": command[0], "options": options})
+    return command, options
 
 
 # ---- speed -----------------------------------------------------------------------------------
@@ -311,11 +344,16 @@ def _rounded(value: float | None) -> int | None:
     return None if value is None else round(value)
 
 
-def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> None:
-    """Games at equal time per move, each opening with both colours; W/D/L and Elo ± 95%."""
+def match(command: list[str], options: dict[str, str | int | bool], label: str, games: int,
+          seconds: float, max_plies: int) -> None:
+    """Games at equal time per move, each opening with both colours; W/D/L and Elo ± 95%
+    (normal approximation of the mean score, turned into Elo by the logistic model).
+    """
     wins = draws = losses = 0
     ours = chess.engine.SimpleEngine.popen_uci(OURS, timeout=60)
-    theirs = chess.engine.SimpleEngine.popen_uci(sunfish, timeout=60)
+    theirs = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
+    if options:
+        theirs.configure(options)
     limit = chess.engine.Limit(time=seconds)
     start = time.perf_counter()
     try:
@@ -355,8 +393,9 @@ def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> Non
             variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2
                         + losses * score ** 2) / n
             margin = 1.96 * math.sqrt(variance / n)
-            emit({"bench": "match", "game": number + 1, "we_play": "white" if we_are_white
-                  else "black", "opening": " ".join(opening), "result": verdict,
+            emit({"bench": "match", "opponent": label, "game": number + 1,
+                  "we_play": "white" if we_are_white else "black",
+                  "opening": " ".join(opening), "result": verdict,
                   "reason": reason, "plies": board.ply(), "final": board.fen(),
                   "W": wins, "D": draws, "L": losses,
                   "score": round(score, 3), "elo": _rounded(elo(score)),
@@ -368,9 +407,57 @@ def match(sunfish: list[str], games: int, seconds: float, max_plies: int) -> Non
         theirs.quit()
 
 
+# ---- endings ---------------------------------------------------------------------------------
+
+
+def endings(materials: list[str], starts: int, nodes: int | None, seconds: float | None,
+            defender_seconds: float, seed: int) -> None:
+    """Random legal K+X vs K starts (White: us, ``nodes`` or ``seconds`` per move) against
+    Stockfish defending at full strength (``defender_seconds`` per move): mates, and the plies
+    they took; a game ends at mate, the 50-move rule, repetition or insufficient material.
+    """
+    ours = chess.engine.SimpleEngine.popen_uci(OURS, timeout=60)
+    theirs = chess.engine.SimpleEngine.popen_uci(stockfish_command(), timeout=60)
+    our_limit = chess.engine.Limit(nodes=nodes) if nodes else chess.engine.Limit(time=seconds)
+    their_limit = chess.engine.Limit(time=defender_seconds)
+    try:
+        for pieces in materials:
+            rng = random.Random(seed)
+            won = 0
+            plies: list[int] = []
+            for number in range(starts):
+                board = random_ending(pieces, rng)
+                start = board.fen()
+                while board.outcome(claim_draw=True) is None:
+                    engine = ours if board.turn == chess.WHITE else theirs
+                    limit = our_limit if board.turn == chess.WHITE else their_limit
+                    move = engine.play(board, limit, game=(pieces, number)).move
+                    assert move is not None
+                    board.push(move)
+                outcome = board.outcome(claim_draw=True)
+                assert outcome is not None
+                mated = outcome.winner == chess.WHITE
+                won += mated
+                if mated:
+                    plies.append(board.ply())
+                emit({"bench": "endings", "material": f"K{pieces} vs K", "start": start,
+                      "result": outcome.termination.name.lower(), "plies": board.ply(),
+                      "load": load_avg()})
+            emit({"bench": "endings", "material": f"K{pieces} vs K", "starts": starts,
+                  "won": won, "median_plies_to_mate": statistics.median(plies) if plies else None,
+                  "max_plies_to_mate": max(plies, default=None),
+                  "ours": f"{nodes} nodes" if nodes else f"{seconds}s",
+                  "stockfish": f"full strength, {defender_seconds}s", "seed": seed,
+                  "load": load_avg()})
+    finally:
+        ours.quit()
+        theirs.quit()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("setup", "speed", "techniques", "wac", "match", "all"))
+    parser.add_argument("what", choices=("setup", "speed", "techniques", "wac", "match",
+                                         "endings", "all"))
     parser.add_argument("--scratch", type=Path, default=Path("/tmp/sakiyomi-bench"))
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--positions", type=int, default=40)
@@ -380,6 +467,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--aspiration", type=int, default=40)
+    parser.add_argument("--opponent", choices=("sunfish", "stockfish"), default="sunfish")
+    parser.add_argument("--elo", type=int, default=1800,
+                        help="Stockfish's UCI_Elo in matches (its minimum is 1350)")
+    parser.add_argument("--material", default="Q,R,BB",
+                        help="endings: White's pieces besides the king, comma-separated")
+    parser.add_argument("--starts", type=int, default=20, help="endings: starts per material")
+    parser.add_argument("--defender-time", type=float, default=0.1,
+                        help="endings: Stockfish's seconds per move")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     emit({"bench": "machine", "cpus": os.cpu_count(), "load": load_avg(),
           "python": sys.version.split()[0], "python_chess": chess.__version__})
@@ -387,12 +483,18 @@ def main() -> None:
         speed()
     if args.what in ("techniques", "all"):
         techniques(args.depth, args.positions, args.nodes, args.aspiration)
-    if args.what in ("setup", "wac", "match", "all"):
+    if args.what in ("setup", "wac", "all"):
         sunfish = setup(args.scratch)
         if args.what in ("wac", "all"):
             wac(sunfish, args.nodes, args.time, args.count)
-        if args.what in ("match", "all"):
-            match(sunfish, args.games, args.time, args.max_plies)
+    if args.what in ("match", "all"):
+        elo_setting = args.elo if args.opponent == "stockfish" else None
+        command, options = opponent(args.opponent, args.scratch, elo_setting)
+        label = args.opponent + (f" UCI_Elo {elo_setting}" if elo_setting else "")
+        match(command, options, label, args.games, args.time, args.max_plies)
+    if args.what == "endings":
+        endings(args.material.split(","), args.starts, args.nodes if args.nodes else None,
+                args.time, args.defender_time, args.seed)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,14 @@ ONE_SWITCH = {
     "null_move": SearchConfig(null_move=True),
     "lmr": SearchConfig(lmr=True),
     "futility": SearchConfig(futility=True),
+    "mate_distance": SearchConfig(mate_distance=True),
 }
 
 
 def test_switches_are_off_by_default() -> None:
     config = SearchConfig()
-    assert not (config.check_extension or config.null_move or config.lmr or config.futility)
+    assert not (config.check_extension or config.null_move or config.lmr or config.futility
+                or config.mate_distance)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:

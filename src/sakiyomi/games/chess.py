@@ -27,6 +27,7 @@ from typing import Self
 import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
 from sakiyomi.games.chess_pst import (
     EG_TABLES,
     EG_VALUE,
@@ -35,6 +36,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
+from sakiyomi.games.chess_see import see
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -66,11 +68,6 @@ _Z: list[list[list[int]]] = [[[_rng.getrandbits(64) for _ in range(64)] for _ in
 _Z_SIDE = _rng.getrandbits(64)
 _Z_CASTLE = {sq: _rng.getrandbits(64) for sq in _CORNERS}
 _Z_EP = [_rng.getrandbits(64) for _ in range(8)]
-
-MOPUP_PHASE = 6  # mop-up only with little material left (phase counts N/B 1, R 2, Q 4)
-MOPUP_MARGIN = 250  # and an endgame advantage of at least this many centipawns
-_CENTRE_DISTANCE = [max(3 - chess.square_file(sq), chess.square_file(sq) - 4)
-                    + max(3 - chess.square_rank(sq), chess.square_rank(sq) - 4) for sq in range(64)]
 
 # Ordering values (MVV-LVA): victim value first, attacker as the tie-break.
 _ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
@@ -217,32 +214,17 @@ class ChessGame:
         return None
 
     def evaluate(self) -> int:
-        """Tapered PeSTO piece-square value (centipawns) for the side to move, plus a mop-up
-        term in won endgames against a bare (pawnless) side.
+        """Tapered PeSTO piece-square value (centipawns) for the side to move; with little
+        material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
+        mate in won pawnless endings, drawish material scaled down).
         """
         phase = self._phase if self._phase < PHASE_TOTAL else PHASE_TOTAL
         score = self._mg * phase + self._eg * (PHASE_TOTAL - phase)
-        if phase <= MOPUP_PHASE and abs(self._eg) >= MOPUP_MARGIN:
-            score += self._mop_up() * PHASE_TOTAL
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
-        return (score if self.board.turn else -score) // PHASE_TOTAL
-
-    def _mop_up(self) -> int:
-        """White's bonus (negative: Black's) for driving a pawnless enemy king to the edge
-        and bringing the own king close: PeSTO's tables alone cannot mate with K+R vs K.
-        Weights are ours (10 per step of the enemy king from the centre, 4 per step closer).
-        """
-        b = self.board
-        strong = self._eg > 0
-        if b.pawns & b.occupied_co[not strong]:
-            return 0
-        weak_king = b.king(not strong)
-        strong_king = b.king(strong)
-        if weak_king is None or strong_king is None:
-            return 0
-        bonus = 10 * _CENTRE_DISTANCE[weak_king] + 4 * (14 - chess.square_manhattan_distance(
-            weak_king, strong_king))
-        return bonus if strong else -bonus
+        value = (score if self.board.turn else -score) // PHASE_TOTAL
+        if phase <= ENDGAME_PHASE:
+            return endgame_value(self.board, value)
+        return value
 
     def key(self) -> int:
         return self._keys[-1]
@@ -273,7 +255,9 @@ class ChessGame:
         return check
 
     def noisy_moves(self) -> Sequence[chess.Move]:
-        """Captures (not losing ones, by a cheap exchange test) and queen promotions."""
+        """Captures that do not lose material (static exchange evaluation, ``chess_see``) and
+        queen promotions.
+        """
         b = self.board
         them = not b.turn
         moves: list[chess.Move] = []
@@ -283,7 +267,8 @@ class ChessGame:
             to = move.to_square
             victim = b.piece_type_at(to) or _PAWN
             attacker = b.piece_type_at(move.from_square) or _PAWN
-            if _ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to):
+            if (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to)
+                    and see(b, move) < 0):
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
         rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
@@ -295,8 +280,8 @@ class ChessGame:
         return moves
 
     def move_hints(self, moves: Sequence[chess.Move]) -> Sequence[int]:
-        """MVV-LVA for captures, queen promotions high; captures that likely lose material
-        (a bigger attacker on a defended square) rank below quiet moves.
+        """MVV-LVA for captures, queen promotions high; captures that lose material by static
+        exchange evaluation rank below quiet moves.
         """
         b = self.board
         them = not b.turn
@@ -308,7 +293,7 @@ class ChessGame:
             if occ_them & _BB[to]:
                 victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
                 attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-                if attacker > victim and b.is_attacked_by(them, to):
+                if attacker > victim and b.is_attacked_by(them, to) and see(b, move) < 0:
                     hint = -1
                 else:
                     hint = 100 + 10 * victim - attacker

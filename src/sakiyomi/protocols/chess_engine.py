@@ -14,8 +14,10 @@ from typing import NamedTuple
 import chess
 
 from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.chess_see import SEE_VALUE
 from sakiyomi.protocols.memory import entries_for
 from sakiyomi.protocols.report import closing_info
+from sakiyomi.score import INF
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchInfo, SearchStats
@@ -29,6 +31,7 @@ CHESS_CONFIG = SearchConfig(
     null_move=True,
     lmr=True,
     futility=True,
+    mate_distance=True,
 )
 ASPIRATION_DELTA = 40  # centipawns around the previous iteration's value
 # Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
@@ -72,10 +75,45 @@ def think(
         on_info(closing)
     if last is not None and last.pv:
         return last.pv[0], last
-    moves = game.legal_moves()
-    fallback = searcher.root_best_move if searcher.root_best_move is not None else (
-        moves[0] if moves else None)
+    fallback = searcher.root_best_move
+    if fallback is None:
+        fallback = first_choice(board, tt)
     return fallback, last
+
+
+def first_choice(board: chess.Board, tt: TranspositionTable[chess.Move] | None = None
+                 ) -> chess.Move | None:
+    """The answer before any search iteration has finished (a loaded machine may not even
+    finish depth 1 within a short movetime): the table's move for this position if it has a
+    legal one, else the best move by a one-ply static look (winning captures by exchange value,
+    then the evaluation after the move, less the moved piece's value when it lands on a square
+    the opponent attacks and we do not defend).  Never the raw first move of the generator,
+    which is whatever the move order puts first (often a sacrifice such as Bxf7+).
+    """
+    game = ChessGame(board.copy(stack=False))
+    moves = list(game.legal_moves())
+    if not moves:
+        return None
+    if tt is not None:
+        entry = tt.probe(game.key())
+        if entry is not None and entry.move in moves:
+            return entry.move
+    hints = game.move_hints(moves)
+    best, best_score = moves[0], None
+    for move, hint in zip(moves, hints, strict=True):
+        mover = game.board.piece_type_at(move.from_square) or chess.PAWN
+        game.play(move)
+        after = game.board
+        score = -game.evaluate() + 10 * hint
+        if after.is_attacked_by(after.turn, move.to_square) and not after.is_attacked_by(
+                not after.turn, move.to_square):
+            score -= SEE_VALUE[mover]
+        if after.is_checkmate():
+            score = INF
+        game.undo()
+        if best_score is None or score > best_score:
+            best, best_score = move, score
+    return best
 
 
 def table_for(megabytes: int) -> TranspositionTable[chess.Move]:

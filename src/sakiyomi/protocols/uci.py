@@ -20,7 +20,13 @@ import chess
 
 from sakiyomi.game import GameError
 from sakiyomi.games.chess import parse_board
-from sakiyomi.protocols.chess_engine import PvLine, table_for, think, think_multipv
+from sakiyomi.protocols.chess_engine import (
+    PvLine,
+    first_choice,
+    table_for,
+    think,
+    think_multipv,
+)
 from sakiyomi.protocols.engine_loop import (
     GoSession,
     Output,
@@ -229,6 +235,12 @@ class UciHandler:
             if info.pv:
                 reply.update(info.pv[0].uci(), info.pv[1].uci() if len(info.pv) > 1 else None)
                 session.observe(info.pv[0].uci(), info.value)
+
+        # Sent if even depth 1 is not done in time (a loaded machine): not the generator's
+        # first move.  Computed here, on the session's clock (about a millisecond of CPU).
+        first = first_choice(board, self.tt)
+        if first is not None:
+            reply.update(first.uci())
 
         best, _ = think(board, limits, session.signal, tt=self.tt,
                         past_soft=session.past_soft, on_info=report)

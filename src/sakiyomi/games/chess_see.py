@@ -1,0 +1,59 @@
+"""Static exchange evaluation: what a capture wins or loses once both sides have recaptured
+on its square with their least valuable pieces, each free to stop when going on would lose.
+
+The chess adapter asks it only where a quicker test cannot decide: a capture by a piece worth
+more than its victim, on a square the other side attacks.  (Any other capture wins at least
+the difference at once, so its exchange value is never negative.)  Sliders behind a piece that
+has captured join the exchange (x-rays), because attackers are recomputed on the emptied board.
+Pins and checks are ignored, as usual for this estimate.
+"""
+
+from __future__ import annotations
+
+import chess
+
+# Exchange values, pawn = 100; the king's makes "the king takes a defended piece" a loss.
+SEE_VALUE = (0, 100, 320, 330, 500, 900, 20_000)
+
+_BB = chess.BB_SQUARES
+_ORDER = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+
+
+def _piece_bitboards(board: chess.Board) -> tuple[int, ...]:
+    return (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+
+
+def see(board: chess.Board, move: chess.Move) -> int:
+    """Material the side to move gains by ``move`` (a capture) in the exchange on its target
+    square, in ``SEE_VALUE`` units; negative when the capture loses material.
+    """
+    to = move.to_square
+    frm = move.from_square
+    victim = board.piece_type_at(to) or chess.PAWN  # en passant: the target square is empty
+    attacker = board.piece_type_at(frm)
+    if attacker is None:
+        return 0
+    pieces = _piece_bitboards(board)
+    occupied = board.occupied ^ _BB[frm]
+    gains = [SEE_VALUE[victim]]
+    on_square = SEE_VALUE[move.promotion or attacker]  # what the next capture takes
+    side = not board.turn
+    while True:
+        attackers = board.attackers_mask(side, to, occupied) & occupied
+        if not attackers:
+            break
+        for piece_type in _ORDER:
+            found = attackers & pieces[piece_type]
+            if found:
+                break
+        else:  # pragma: no cover - attackers are pieces
+            break
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break  # neither side would go on: the rest cannot change the result
+        occupied ^= found & -found
+        on_square = SEE_VALUE[piece_type]
+        side = not side
+    for i in range(len(gains) - 1, 0, -1):
+        gains[i - 1] = -max(-gains[i - 1], gains[i])
+    return gains[0]
