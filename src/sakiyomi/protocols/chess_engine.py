@@ -34,9 +34,10 @@ CHESS_CONFIG = SearchConfig(
     mate_distance=True,
 )
 ASPIRATION_DELTA = 40  # centipawns around the previous iteration's value
-# Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
-# and a python-chess Move object.  bench/engine_memory.py measured 283 (Hash 16) and 297 (Hash 4).
-BYTES_PER_ENTRY = 300
+# Bytes a table entry costs once the table is full: its dict slot, the entry tuple, its key int
+# and a python-chess Move object.  bench/engine_memory.py measured 362 (Hash 16) and 384
+# (Hash 4) with the flat table of 23 Nov 2026.
+BYTES_PER_ENTRY = 390
 
 
 class PvLine(NamedTuple):

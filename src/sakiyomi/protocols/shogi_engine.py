@@ -29,9 +29,10 @@ CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
 PROBE_CHECKS = 6  # checks at the root that make a mate likely by themselves
 PROBE_OPEN = 4  # open squares around the enemy king that make a mate likely (with a check)
-# Bytes a table entry costs once the table is full: the slot, the TTEntry tuple, its key int
-# and the move int.  bench/engine_memory.py measured 208 (USI_Hash 16) and 227 (USI_Hash 4).
-BYTES_PER_ENTRY = 230
+# Bytes a table entry costs once the table is full: its dict slot, the entry tuple, its key int
+# and the move int.  bench/engine_memory.py measured 288 (USI_Hash 16) and 314 (USI_Hash 4)
+# with the flat table of 23 Nov 2026.
+BYTES_PER_ENTRY = 320
 
 
 @dataclass(slots=True)
