@@ -160,10 +160,7 @@ class _Echo:
         self.out = output
         self.stopped = False
         self.arrivals: list[tuple[float, float]] = []  # (received, handled)
-
-    @property
-    def searching(self) -> bool:
-        return False
+        self.thread = SearchThread()
 
     def handle(self, line: str, received: float | None = None) -> bool:
         assert received is not None

@@ -373,17 +373,16 @@ class SearchThread:
 
 
 class Handler(Protocol):
-    """One protocol (UCI, USI): answers a command line; returns False on ``quit``."""
+    """One protocol (UCI, USI): answers a command line; returns False on ``quit``.  Its
+    searches run on ``thread`` (housekeeping waits while one runs).
+    """
+
+    thread: SearchThread
 
     def handle(self, line: str, received: float | None = None) -> bool:
         """Act on one non-empty line that arrived at ``received`` (``perf_counter()``; None:
         now); raise ProtocolError for a line it cannot accept.
         """
-        ...
-
-    @property
-    def searching(self) -> bool:
-        """True while a search runs (housekeeping must wait)."""
         ...
 
     def shutdown(self) -> None:
@@ -425,7 +424,8 @@ def serve(handler: Handler, output: Output, stream: BinaryIO | None = None) -> i
             line = raw.strip()
             if not line:
                 continue
-            if process and line.split()[0] in HOUSEKEEPING_COMMANDS and not handler.searching:
+            housekeeping = process and line.split()[0] in HOUSEKEEPING_COMMANDS
+            if housekeeping and not handler.thread.running:
                 gc.collect()
             try:
                 if not handler.handle(line, received):

@@ -68,11 +68,6 @@ class UciHandler:
         self._bounded = True  # the last go ends by itself (a limit, a clock or a depth)
         self._received: float | None = None  # when the line being handled arrived
 
-    @property
-    def searching(self) -> bool:
-        """True while a search runs."""
-        return self.thread.running
-
     # ---- dispatch --------------------------------------------------------------------------
 
     def handle(self, line: str, received: float | None = None) -> bool:

@@ -74,11 +74,6 @@ class UsiEngine:
 
     # ---- the Handler protocol -----------------------------------------------------------
 
-    @property
-    def searching(self) -> bool:
-        """True while a search runs."""
-        return self.thread.running
-
     def handle(self, line: str, received: float | None = None) -> bool:
         """Act on one command line (arrived at ``received``, for the clock); False on quit."""
         self._received = received

@@ -163,10 +163,7 @@ class DfPn(Generic[M]):
         return key if rem is None else key ^ _MIX[rem]
 
     def _poll(self) -> None:
-        self._next_poll = self.nodes + self._check_every
-        limit = self.stop.node_limit
-        if limit is not None and self.nodes < limit < self._next_poll:
-            self._next_poll = limit  # a node budget is met exactly
+        self._next_poll = self.stop.next_poll(self.nodes, self._check_every)
         if self.stop.should_stop(self.nodes):
             raise SearchAborted
         for table in self._tables.values():

@@ -72,6 +72,15 @@ class StopSignal:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
+    def next_poll(self, nodes: int, every: int) -> int:
+        """The node count at which a search polling every ``every`` nodes polls next: ``every``
+        nodes on, or exactly at the node budget when that comes first (``go nodes N`` never
+        counts more than N).
+        """
+        limit = self.node_limit
+        due = nodes + every
+        return limit if limit is not None and nodes < limit < due else due
+
     def stopped(self) -> bool:
         """True once stop() was called or the deadline has passed (node budget aside)."""
         return self.event.is_set() or (

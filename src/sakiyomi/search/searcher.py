@@ -297,10 +297,7 @@ class Searcher(Generic[M]):
             nonlocal next_poll
             flush()
             stop = self.stop
-            limit = stop.node_limit
-            next_poll = nodes + check_every
-            if limit is not None and nodes < limit < next_poll:
-                next_poll = limit
+            next_poll = stop.next_poll(nodes, check_every)
             if stop.should_stop(nodes):
                 raise SearchAborted
 
