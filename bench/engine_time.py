@@ -144,6 +144,23 @@ def run_movetime(process: EngineProcess, engine: str, moves: int) -> dict[str, A
     return summary(engine, "movetime 100", elapsed, [0.1] * len(elapsed), 0, load)
 
 
+def clock_go(engine: str, clock: dict[bool, float]) -> str:
+    """The ``go`` line of a Fischer clock with 0.1 s increments (``clock[True]``: White's /
+    gote's seconds left; USI names the first player's time ``btime``).
+    """
+    first, second = ("wtime", "btime") if engine == "uci" else ("btime", "wtime")
+    values = {"wtime": int(clock[True] * 1000), "btime": int(clock[False] * 1000)}
+    return f"go {first} {values[first]} {second} {values[second]} winc 100 binc 100"
+
+
+def hard_limit(engine: str, go: str, white: bool) -> float:
+    """Our engine's hard limit for ``go`` (its own time plan, with the bench's overhead)."""
+    plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
+        white, OVERHEAD_MS / 1000)
+    assert plan is not None
+    return plan.hard
+
+
 def run_clock(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]:
     load = uptime()
     elapsed: list[float] = []
@@ -152,16 +169,10 @@ def run_clock(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]
     game, clock = SelfPlay(engine), {True: 2.0, False: 2.0}
     while len(elapsed) < moves:
         white = game.white
-        w, b = int(clock[True] * 1000), int(clock[False] * 1000)
-        first, second = ("wtime", "btime") if engine == "uci" else ("btime", "wtime")
-        values = {"wtime": w, "btime": b}
-        go = f"go {first} {values[first]} {second} {values[second]} winc 100 binc 100"
-        plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
-            white, OVERHEAD_MS / 1000)
-        assert plan is not None
+        go = clock_go(engine, clock)
         seconds, answer = timed_go(process, game.position(), go)
         elapsed.append(seconds)
-        limits.append(plan.hard)
+        limits.append(hard_limit(engine, go, white))
         clock[white] -= seconds
         lost = clock[white] < 0
         losses += lost
@@ -225,17 +236,11 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
             while True:
                 white = game.white
                 mine = white == ours_white
-                first, second = ("wtime", "btime") if engine == "uci" else ("btime", "wtime")
-                values = {"wtime": int(clock[True] * 1000), "btime": int(clock[False] * 1000)}
-                go = (f"go {first} {values[first]} {second} {values[second]} "
-                      "winc 100 binc 100")
+                go = clock_go(engine, clock)
                 seconds, answer = timed_go(ours if mine else theirs, game.position(), go)
                 if mine:
-                    plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
-                        white, OVERHEAD_MS / 1000)
-                    assert plan is not None
                     elapsed.append(seconds)
-                    limits.append(plan.hard)
+                    limits.append(hard_limit(engine, go, white))
                 clock[white] -= seconds
                 if clock[white] < 0:
                     losses["ours" if mine else "theirs"] += 1
@@ -266,12 +271,9 @@ def main() -> None:
             if args.games:
                 emit(run_games(engine, args.games))
                 continue
-            process = EngineProcess(COMMANDS[engine])
+            process = start(COMMANDS[engine], engine,
+                            [f"{OVERHEAD_OPTION[engine]} {OVERHEAD_MS}"])
             try:
-                hello, ok = HELLO[engine]
-                process.send(hello)
-                process.until(ok, timeout=60)
-                process.send(f"setoption name {OVERHEAD_OPTION[engine]} value {OVERHEAD_MS}")
                 emit(run_movetime(process, engine, args.moves))
                 emit(run_clock(process, engine, args.moves))
             finally:
