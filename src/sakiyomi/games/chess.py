@@ -41,6 +41,7 @@ from sakiyomi.games.chess_see import see
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
+_RAY = chess.ray
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
@@ -131,8 +132,57 @@ class ChessGame:
     def legal_moves(self) -> Sequence[chess.Move]:
         moves = self._moves
         if moves is None:
-            moves = self._moves = list(self.board.generate_legal_moves())
+            moves = self._moves = self._generate()
         return moves
+
+    def _generate(self) -> list[chess.Move]:
+        """The legal moves in python-chess's order (its ``generate_legal_moves``), with the
+        legality test done here: out of check, a pseudo-legal move is legal unless it is a
+        king step onto an attacked square, a pinned piece leaving its pin line, or an en
+        passant capture (tested by python-chess).  Most moves pass on two bit tests, where
+        python-chess's per-move test costs about as much as generating the move.
+        """
+        b = self.board
+        if self.in_check():
+            return list(b.generate_legal_moves())
+        turn = b.turn
+        king = b.king(turn)
+        assert king is not None, "standard chess has a king a side"
+        blockers = b._slider_blockers(king)
+        king_bb = _BB[king]
+        ep = b.ep_square
+        pawns = b.pawns
+        moves: list[chess.Move] = []
+        append = moves.append
+        for move in b.generate_pseudo_legal_moves():
+            frm = move.from_square
+            if frm == king:
+                to = move.to_square
+                # castling moves come with their path tested; a king step must land safely
+                if abs(to - frm) == 2 or not b.is_attacked_by(not turn, to):
+                    append(move)
+            elif move.to_square == ep and pawns & _BB[frm]:
+                if b._is_safe(king, blockers, move):
+                    append(move)
+            elif not blockers & _BB[frm] or _RAY(frm, move.to_square) & king_bb:
+                append(move)
+        return moves
+
+    def _has_move(self) -> bool:
+        """Whether the side to move, not in check, has a legal move: a piece other than king
+        and pawn that is not pinned and can go somewhere has one (the usual case, decided
+        without generating moves); otherwise python-chess's generator is asked for one.
+        """
+        b = self.board
+        us = b.occupied_co[b.turn]
+        king = b.king(b.turn)
+        assert king is not None, "standard chess has a king a side"
+        free = ~us & chess.BB_ALL
+        blockers = b._slider_blockers(king)
+        for sq in chess.scan_reversed(us & ~(b.pawns | b.kings | blockers)):
+            if b.attacks_mask(sq) & free:
+                return True
+        return next(iter(b.generate_legal_moves()), None) is not None
 
     def play(self, move: chess.Move) -> None:
         b = self.board
@@ -203,7 +253,7 @@ class ChessGame:
         elif self._moves is not None:
             if not self._moves:
                 return Outcome(None, "stalemate")
-        elif next(iter(b.generate_legal_moves()), None) is None:
+        elif not self._has_move():
             self._moves = []
             return Outcome(None, "stalemate")
         if b.halfmove_clock >= 150:
