@@ -21,7 +21,7 @@ a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Self
 
 import chess
@@ -145,6 +145,11 @@ class ChessGame:
         b = self.board
         if self.in_check():
             return list(b.generate_legal_moves())
+        return self._legal(b.generate_pseudo_legal_moves())
+
+    def _legal(self, pseudo_legal: Iterable[chess.Move]) -> list[chess.Move]:
+        """The legal ones of ``pseudo_legal`` (in order), the side to move not in check."""
+        b = self.board
         turn = b.turn
         king = b.king(turn)
         assert king is not None, "standard chess has a king a side"
@@ -154,7 +159,7 @@ class ChessGame:
         pawns = b.pawns
         moves: list[chess.Move] = []
         append = moves.append
-        for move in b.generate_pseudo_legal_moves():
+        for move in pseudo_legal:
             frm = move.from_square
             if frm == king:
                 to = move.to_square
@@ -311,7 +316,9 @@ class ChessGame:
         b = self.board
         them = not b.turn
         moves: list[chess.Move] = []
-        for move in b.generate_legal_captures():
+        captures = (b.generate_legal_captures() if self.in_check()
+                    else self._legal(b.generate_pseudo_legal_captures()))
+        for move in captures:
             if move.promotion is not None and move.promotion != _QUEEN:
                 continue
             to = move.to_square
