@@ -97,6 +97,7 @@ class ChessGame:
         self._saved: list[tuple[int, int, int, int]] = []
         self._moves: list[chess.Move] | None = None
         self._check: bool | None = None
+        self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
         if board is not None:
             for move in board.move_stack:
                 self.play(move)
@@ -236,6 +237,7 @@ class ChessGame:
         self._kb, self._mg, self._eg, self._phase = kb, mg, eg, phase
         self._moves = None
         self._check = None
+        self._noisy_hints = None
         n = len(self._keys)
         self._keys.append(self._full_key())
         self._resets.append(n if irreversible else self._resets[n - 1])
@@ -247,6 +249,7 @@ class ChessGame:
         self._resets.pop()
         self._moves = None
         self._check = None
+        self._noisy_hints = None
 
     def outcome(self) -> Outcome | None:
         b = self.board
@@ -311,35 +314,48 @@ class ChessGame:
 
     def noisy_moves(self) -> Sequence[chess.Move]:
         """Captures that do not lose material (static exchange evaluation, ``chess_see``) and
-        queen promotions.
+        queen promotions.  Their ``move_hints`` are worked out on the way and kept until the
+        position changes, so ordering them costs no second exchange evaluation.
         """
         b = self.board
         them = not b.turn
+        occ_them = b.occupied_co[them]
         moves: list[chess.Move] = []
+        hints: list[int] = []
         captures = (b.generate_legal_captures() if self.in_check()
                     else self._legal(b.generate_pseudo_legal_captures()))
         for move in captures:
-            if move.promotion is not None and move.promotion != _QUEEN:
+            promotion = move.promotion
+            if promotion is not None and promotion != _QUEEN:
                 continue
             to = move.to_square
-            victim = b.piece_type_at(to) or _PAWN
-            attacker = b.piece_type_at(move.from_square) or _PAWN
-            if (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim] and b.is_attacked_by(them, to)
-                    and see(b, move) < 0):
+            if not occ_them & _BB[to]:  # en passant
+                moves.append(move)
+                hints.append(109)
+                continue
+            victim = _ORDER_VALUE[b.piece_type_at(to) or _PAWN]
+            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or _PAWN]
+            if attacker > victim and b.is_attacked_by(them, to) and see(b, move) < 0:
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
+            hints.append(100 + 10 * victim - attacker + (90 if promotion else 0))
         rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
         pushers = b.pawns & b.occupied_co[b.turn] & rank
         if pushers:
             for move in b.generate_legal_moves(pushers, ~b.occupied):
                 if move.promotion == _QUEEN:
                     moves.append(move)
+                    hints.append(190)
+        self._noisy_hints = (moves, hints)
         return moves
 
     def move_hints(self, moves: Sequence[chess.Move]) -> Sequence[int]:
         """MVV-LVA for captures, queen promotions high; captures that lose material by static
         exchange evaluation rank below quiet moves.
         """
+        noisy = self._noisy_hints
+        if noisy is not None and noisy[0] is moves:
+            return noisy[1]
         b = self.board
         them = not b.turn
         occ_them = b.occupied_co[them]
@@ -398,6 +414,7 @@ class ChessGame:
         b.push(chess.Move.null())
         self._kb ^= _Z_SIDE
         self._moves = None
+        self._noisy_hints = None
         self._check = False  # the side that passed was not in check, so neither is this one
         n = len(self._keys)
         self._keys.append(self._kb)
