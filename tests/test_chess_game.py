@@ -169,6 +169,62 @@ def test_noisy_moves_are_legal_tactical_moves() -> None:
         assert len(hints) == len(legal)
 
 
+# Stalemates where a piece off the king's lines has no move, or only a pinned piece could move.
+STALEMATES = [
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    "k7/P7/K7/8/8/8/8/8 b - - 0 1",
+    "5bnr/4p1pq/4Qpkr/7p/7P/4P3/PPPP1PP1/RNB1KBNR b KQ - 2 10",
+    "k7/8/1QK5/8/8/8/8/8 b - - 0 1",
+    "k7/n1K5/8/8/8/8/8/R7 b - - 0 1",  # the knight is pinned
+]
+
+
+def _sampled_boards(count: int, seed: int) -> list[chess.Board]:
+    """Positions along random games (pins, checks, en passant and promotions all occur)."""
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(rng.randint(1, 160)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            boards.append(board.copy())
+    return boards[:count]
+
+
+def test_legal_moves_and_tests_equal_python_chess_move_for_move() -> None:
+    # The adapter filters python-chess's pseudo-legal moves itself: same moves, same order.
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    for board in cases + _sampled_boards(1500, seed=21):
+        game = ChessGame(board)
+        assert game.legal_moves() == list(board.generate_legal_moves()), board.fen()
+        for move in game.legal_moves():
+            assert game.is_tactical(move) == (move.promotion is not None
+                                              or board.is_capture(move)), board.fen()
+        expected_outcome = board.outcome(claim_draw=False)
+        got = ChessGame(board).outcome()  # a fresh game: no move list generated yet
+        assert (got is None) == (expected_outcome is None), board.fen()
+
+
+@pytest.mark.parametrize("fen", STALEMATES)
+def test_stalemates_are_found_without_a_move_list(fen: str) -> None:
+    assert chess.Board(fen).is_stalemate()
+    outcome = ChessGame(chess.Board(fen)).outcome()
+    assert outcome is not None and outcome.reason == "stalemate"
+
+
+def test_quiescence_hints_kept_with_the_moves_equal_fresh_ones() -> None:
+    for board in _sampled_boards(600, seed=22):
+        game = ChessGame(board)
+        noisy = game.noisy_moves()
+        assert list(game.move_hints(noisy)) == list(game.move_hints(list(noisy))), board.fen()
+        game.play(game.legal_moves()[0])
+        game.undo()  # the position changed and came back: the kept hints are gone
+        assert game.move_hints(noisy) == game.move_hints(list(noisy))
+
+
 def test_null_move_round_trip() -> None:
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     game = from_position("chess", fen)

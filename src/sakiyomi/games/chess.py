@@ -42,6 +42,7 @@ _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _RAY = chess.ray
+_LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
@@ -176,17 +177,18 @@ class ChessGame:
 
     def _has_move(self) -> bool:
         """Whether the side to move, not in check, has a legal move: a piece other than king
-        and pawn that is not pinned and can go somewhere has one (the usual case, decided
-        without generating moves); otherwise python-chess's generator is asked for one.
+        and pawn off every line through its king (so not pinned) that can go somewhere has
+        one (the usual case, decided without generating moves); otherwise python-chess's
+        generator is asked for one.
         """
         b = self.board
         us = b.occupied_co[b.turn]
         king = b.king(b.turn)
         assert king is not None, "standard chess has a king a side"
         free = ~us & chess.BB_ALL
-        blockers = b._slider_blockers(king)
-        for sq in chess.scan_reversed(us & ~(b.pawns | b.kings | blockers)):
-            if b.attacks_mask(sq) & free:
+        lines = _LINES[king]
+        for sq in chess.scan_reversed(us & ~(b.pawns | b.kings)):
+            if not lines[sq] and b.attacks_mask(sq) & free:
                 return True
         return next(iter(b.generate_legal_moves()), None) is not None
 
@@ -404,8 +406,13 @@ class ChessGame:
         return sum(1 for i in range(n, self._resets[n] - 1, -2) if keys[i] == keys[n])
 
     def is_tactical(self, move: chess.Move) -> bool:
-        """Captures and promotions."""
-        return move.promotion is not None or self.board.is_capture(move)
+        """Captures (en passant too) and promotions."""
+        if move.promotion is not None:
+            return True
+        b = self.board
+        to = move.to_square
+        return bool(b.occupied_co[not b.turn] & _BB[to]) or (
+            to == b.ep_square and bool(b.pawns & _BB[move.from_square]))
 
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
