@@ -14,6 +14,13 @@ Usage:
   python bench/before_after.py --ref dc6f728 --key ffo --cpu cpu_s --nodes nodes \
       -- bench/before_after.py --othello-solve 1-19
 
+``--chess-nps DEPTH`` searches a few middlegame and endgame positions (our own, not a test
+suite) to DEPTH with the chess engine's settings, and times python-chess's own push+pop on the
+same positions as the anchor (the same code in both trees, so its ratio shows the load's drift):
+
+  python bench/before_after.py --ref main --key chess --cpu cpu_s --rounds 5 \
+      -- bench/before_after.py --chess-nps 5
+
 ``--othello-solve A-B`` is a harness that runs under either API (the compiled template's own
 ``CompiledSearch.solve`` before the engine interface, the shared ``solve`` driver on a
 ``CompiledEngine`` after it) with one table allocated and touched once, as Edax does, so that
@@ -98,9 +105,54 @@ def othello_solve(spec: str, repeats: int = 3) -> None:
                           "cpu_s": statistics.median(times)}), flush=True)
 
 
+CHESS_POSITIONS = (
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNB1K2R w KQkq - 4 4",
+    "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+    "2r2rk1/pp3ppp/2n1p3/3pP3/3P4/P1q2N2/5PPP/R2Q1RK1 w - - 0 18",
+    "r4rk1/1b2qppp/p2bpn2/1p6/3N4/1BN1B3/PPP2PPP/R2Q1RK1 b - - 3 13",
+    "8/5pk1/6p1/3p3p/3P3P/5PP1/4K3/8 w - - 0 40",
+    "6k1/1r3pp1/4p2p/8/2R5/6P1/5PKP/8 w - - 0 35",
+)
+
+
+def chess_nps(depth: int) -> None:
+    """Chess: CPU seconds and nodes of a depth-``depth`` search per position (a fresh
+    searcher each, the engine's settings), and python-chess's push+pop on them.
+    """
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != here]  # bench/chess.py
+    import chess
+
+    from sakiyomi.games.chess import ChessGame
+    from sakiyomi.protocols.chess_engine import CHESS_CONFIG
+    from sakiyomi.search.drivers import run
+    from sakiyomi.search.limits import Limits
+    from sakiyomi.search.searcher import Searcher
+
+    for number, fen in enumerate(CHESS_POSITIONS, 1):
+        start = time.process_time()
+        result = run(Searcher(ChessGame(chess.Board(fen)), CHESS_CONFIG), Limits(depth=depth))
+        cpu = time.process_time() - start
+        print(json.dumps({"chess": number, "nodes": result.stats.nodes, "cpu_s": cpu,
+                          "nps": round(result.stats.nodes / cpu)}), flush=True)
+    boards = [chess.Board(fen) for fen in CHESS_POSITIONS]
+    pairs = [(board, move) for board in boards for move in board.legal_moves]
+    start = time.process_time()
+    for _ in range(200):
+        for board, move in pairs:
+            board.push(move)
+            board.pop()
+    cpu = time.process_time() - start
+    print(json.dumps({"chess": "push+pop", "cpu_s": cpu,
+                      "per_s": round(200 * len(pairs) / cpu)}), flush=True)
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--othello-solve":
         othello_solve(sys.argv[2])
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "--chess-nps":
+        chess_nps(int(sys.argv[2]))
         return
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
