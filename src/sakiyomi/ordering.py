@@ -40,6 +40,8 @@ class MoveOrderer(Generic[M]):
         the TT move's taking precedence), not by comparing every move with each of them:
         moves that are objects (python-chess) compare in Python code, even with None.
         """
+        if len(moves) < 2:  # nothing to sort (often so in quiescence)
+            return list(moves)
         hints = self._hints(moves) if self._hints is not None else None
         killer0, killer1 = self.killers[ply] if self._use_killers else (None, None)
         history = self.history if self._use_history else None
