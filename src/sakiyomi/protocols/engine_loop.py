@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, Protocol, TextIO
 
+from sakiyomi.inputs import shown
 from sakiyomi.search.limits import MAX_SECONDS, StopSignal, TimePlan
 
 MAX_LINE_BYTES = 1 << 20  # a longer command line is cut here (no command needs more)
@@ -58,18 +59,10 @@ STABLE_SCALE = 0.6  # the same best move for STABLE_ITERATIONS iterations in a r
 STABLE_ITERATIONS = 4
 # Commands after which GUIs wait for the engine, off the clock: the time to collect garbage.
 HOUSEKEEPING_COMMANDS = frozenset({"isready", "ucinewgame", "usinewgame"})
-_SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
 
 
 class ProtocolError(Exception):
     """A line the protocol cannot accept; reported as ``info string`` and ignored."""
-
-
-def shown(text: str, limit: int = _SHOWN_CHARS) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters (input may be huge)."""
-    if len(text) > limit:
-        return repr(text[:limit]) + f"… ({len(text)} characters)"
-    return repr(text)
 
 
 class Output:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sakiyomi.protocols.engine_loop import ProtocolError, shown
+from sakiyomi.inputs import shown
+from sakiyomi.protocols.engine_loop import ProtocolError
 from sakiyomi.search.limits import TimePlan, plan_time
 
 Dialect = Literal["uci", "usi"]

@@ -20,6 +20,7 @@ import chess
 
 from sakiyomi.game import GameError
 from sakiyomi.games.chess import parse_board
+from sakiyomi.inputs import shown
 from sakiyomi.protocols.chess_engine import (
     PvLine,
     first_choice,
@@ -34,7 +35,6 @@ from sakiyomi.protocols.engine_loop import (
     Reply,
     SearchThread,
     serve,
-    shown,
     stdout_text,
 )
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int

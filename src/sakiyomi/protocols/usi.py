@@ -20,6 +20,7 @@ from collections.abc import Callable
 from sakiyomi import __version__
 from sakiyomi.game import GameError
 from sakiyomi.games.shogi import EVALUATIONS, ShogiGame, parse_position
+from sakiyomi.inputs import shown
 from sakiyomi.protocols.engine_loop import (
     GoSession,
     Output,
@@ -27,7 +28,6 @@ from sakiyomi.protocols.engine_loop import (
     Reply,
     SearchThread,
     serve,
-    shown,
     stdout_text,
 )
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int
