@@ -225,6 +225,7 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
     elapsed: list[float] = []
     limits: list[float] = []
     losses = {"ours": 0, "theirs": 0}
+    lost_moves: list[dict[str, Any]] = []  # our losses: what the clock said and what we did
     try:
         for number in range(games):
             ours_white = number % 2 == 0
@@ -244,6 +245,11 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
                 clock[white] -= seconds
                 if clock[white] < 0:
                     losses["ours" if mine else "theirs"] += 1
+                    if mine:
+                        lost_moves.append({
+                            "ply": len(game.moves), "go": go,
+                            "elapsed_ms": round(seconds * 1000, 1),
+                            "hard_limit_ms": round(limits[-1] * 1000, 1), "load": uptime()})
                     break
                 clock[white] += 0.1
                 if not game.play(answer):
@@ -254,6 +260,7 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
     record = summary(engine, f"{games} games at 1s+0.1s vs {OPPONENTS[engine]}", elapsed,
                      limits, losses["ours"], load)
     record["opponent_time_losses"] = losses["theirs"]
+    record["our_lost_moves"] = lost_moves
     return record
 
 

@@ -309,6 +309,26 @@ class SearchThread:
         self._thread: threading.Thread | None = None
         self.session: GoSession | None = None
         self.punctuality = Punctuality()
+        self._settled: GoSession | None = None  # the last session folded into punctuality
+
+    def _settle(self) -> None:
+        """Fold the last answered search's lateness into ``punctuality`` (once per search)."""
+        previous = self.session
+        if previous is None or previous is self._settled or previous.aim is None \
+                or not previous.reply.given_at:
+            return
+        self._settled = previous
+        self.punctuality.observe(previous.reply.given_at - previous.aim)
+
+    def reserve(self) -> float:
+        """Seconds of main time a clock plan should leave untouched: how late this process's
+        answers have lately been past their aim.  On a loaded machine answers come late; a
+        clock that keeps that much in reserve does not run down to where one late answer
+        loses the game.  Fixed times (movetime, byoyomi) need no reserve: the
+        ``Punctuality`` lead moves their aim earlier instead.
+        """
+        self._settle()
+        return self.punctuality.estimate
 
     @property
     def running(self) -> bool:
@@ -320,9 +340,7 @@ class SearchThread:
         whatever ``work`` does or raises, the session's reply is finished when it returns.
         """
         self.halt()
-        previous = self.session
-        if previous is not None and previous.aim is not None and previous.reply.given_at:
-            self.punctuality.observe(previous.reply.given_at - previous.aim)
+        self._settle()
         self.session = session
 
         def run() -> None:

@@ -193,7 +193,8 @@ class UciHandler:
         elif go.mate is not None:
             depth = min(depth or 2 * go.mate - 1, 2 * go.mate - 1)
         if plan is None and not go.infinite:
-            plan = go.plan(board.turn == chess.WHITE, self.overhead)
+            plan = go.plan(board.turn == chess.WHITE, self.overhead,
+                           reserve=self.thread.reserve())
         limits = Limits(depth=depth, nodes=go.nodes)
         self._bounded = plan is not None or depth is not None or go.nodes is not None
         moves = list(board.generate_legal_moves())
