@@ -1,8 +1,10 @@
 """Chess over python-chess's ``chess.Board``: push/pop in place, an incremental key and evaluation.
 
-Rules (move generation, legality, check, castling, en passant) are python-chess's.  What the
-search needs fast, and python-chess does not keep incrementally, lives here and is updated in
-``play``/``undo`` from the move alone:
+Rules (move generation, check, castling, en passant) are python-chess's; the legality filter
+over its pseudo-legal moves is ours (two bit tests for most moves, where python-chess's
+per-move test cost as much as generating the move), and so is the stalemate test (a free,
+unpinned piece, before any generation).  What the search needs fast, and python-chess does not
+keep incrementally, lives here and is updated in ``play``/``undo`` from the move alone:
 
 * a 64-bit Zobrist key (pieces, side, castling rights, and the en-passant file only when a pawn
   could take there), so no per-node hashing of the whole board (bench/chess.py measures it
