@@ -22,7 +22,6 @@ and when the search returns.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
