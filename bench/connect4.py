@@ -15,13 +15,14 @@ processes: CPU (user + system, ``getrusage``) of a run fed the set's lines minus
 run fed one End-Easy line, per line, medians of ``--repeats`` alternating runs.
 ``--cli``: our batch command line (``sakiyomi solve connect4 - --json``, which also reports
 the principal variation) fed the same lines, timed the same way: the batch-CLI row.
-``--startup`` measures the first call with an empty compile cache and a cached start in
-fresh processes; ``--python N`` runs the Python engine on N positions for its speed ratio.
+``--startup`` measures the one-position command line in fresh processes: the first run with
+empty caches (numba compiles) and cached starts per engine (``startup``; ``--sets ""``: that
+alone); ``--python N`` runs the Python engine on N positions for its speed ratio.
 Every row carries the load averages (``uptime``) at its end.
 
 Usage: python bench/connect4.py [--sets L3_R1,L2_R1,...] [--limit N] [--hard-sample N]
                                 [--pons-binary PATH] [--cli] [--repeats R] [--startup]
-                                [--python N]
+                                [--startup-sample N] [--python N]
 """
 
 from __future__ import annotations
@@ -155,24 +156,38 @@ def run_cli(pairs: list[tuple[str, int]], weak: bool, repeats: int) -> dict[str,
             "start_s": float(timed["start_s"])}
 
 
-def startup() -> None:
-    code = ("import time; t = time.perf_counter()\n"
-            "from sakiyomi.engines import solve_position\n"
-            "from sakiyomi.games.connect4 import from_position\n"
-            "r = solve_position(from_position('connect4',\n"
-            "                                 '2252576253462244111563365343671351441'))\n"
-            "assert r.value == -1 and r.extra['engine'] == 'compiled'\n"
-            "print(time.perf_counter() - t)")
+def startup(repeats: int, sample: int) -> None:
+    """Start-up of the one-position command line, ``sakiyomi solve connect4 POS --json``, in
+    fresh processes, CPU seconds (user + system of the child): the first run with empty
+    caches (``SAKIYOMI_CACHE`` and ``NUMBA_CACHE_DIR``: numba compiles), then cached runs,
+    medians of ``repeats``, on the first ``sample`` lines of End-Easy, Middle-Easy and
+    Middle-Medium: as shipped (``--engine auto``: the Python engine first within
+    ``PYTHON_FIRST_NODES``), and with each engine forced, so that the choice can be judged.
+    """
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "SAKIYOMI_CACHE": cache}
-        times = []
-        for _ in range(3):
-            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                 text=True, check=True)
-            times.append(float(out.stdout))
-    print(json.dumps({"case": "startup", "first_call_empty_cache_s": round(times[0], 3),
-                      "cached_start_s": [round(t, 3) for t in times[1:]],
-                      "what": "import + build/load + solve one End-Easy position, fresh process"}))
+        env = {**os.environ, "SAKIYOMI_CACHE": f"{cache}/s", "NUMBA_CACHE_DIR": f"{cache}/n"}
+
+        def cli(moves: str, engine: str) -> float:
+            argv = [sys.executable, "-m", "sakiyomi", "solve", "connect4", moves, "--json",
+                    "--engine", engine]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(argv, env=env, capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+        first = cli(ANCHOR, "compiled")
+        print(json.dumps({"case": "first-compile", "cpu_s": round(first, 2),
+                          "what": "solve one End-Easy position, empty caches, fresh process",
+                          "load": load()}), flush=True)
+        for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2"):
+            for moves, _ in load_set(name, sample, 0):
+                row: dict[str, object] = {"case": "cached-start", "set": SETS[name][0],
+                                          "position": moves}
+                for engine in ("auto", "python", "compiled"):
+                    row[f"{engine}_cpu_s"] = round(statistics.median(
+                        cli(moves, engine) for _ in range(repeats)), 3)
+                row["load"] = load()
+                print(json.dumps(row), flush=True)
 
 
 def python_ratio(count: int) -> None:
@@ -214,16 +229,18 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="whole-process runs per program and set (medians)")
     parser.add_argument("--startup", action="store_true")
+    parser.add_argument("--startup-sample", type=int, default=3,
+                        help="--startup: lines of each set solved one per process")
     parser.add_argument("--python", type=int, default=0, metavar="N")
     args = parser.parse_args()
     print(json.dumps({"case": "machine", "load": load()}), flush=True)
     if args.startup:
-        startup()
+        startup(args.repeats, args.startup_sample)
     if args.python:
         python_ratio(args.python)
     binary = args.pons_binary
     table = []
-    for name in args.sets.split(","):
+    for name in filter(None, args.sets.split(",")):  # --sets "": start-up alone
         name = name if name.startswith("Test_") else f"Test_{name}"
         blog, s_us, s_nodes, w_us, w_nodes = SETS[name]
         pairs = load_set(name, args.limit, args.hard_sample)

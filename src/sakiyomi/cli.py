@@ -694,7 +694,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                    help="searches that may run at once")
     p.set_defaults(run=lazy("sakiyomi.web.server:run"))
 
-    from sakiyomi.parallel.commands import register as register_book
+    from sakiyomi.parallel.verbs import register as register_book
 
     register_book(sub, ENGINES, _depth)
     for register in extra:
