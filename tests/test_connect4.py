@@ -21,6 +21,7 @@ from sakiyomi.compiled.template import build
 from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.games.connect4.game import _replay
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
@@ -161,10 +162,11 @@ def test_bad_positions_name_the_offending_move(position: str, words: list[str]) 
         assert word in str(info.value), (position, word, str(info.value))
 
 
-@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4)])
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 5)])
 def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> None:
     """from_position's one-pass replay (``_replay``) against play() with a check per move:
-    the same state, history and moves, or both refuse (random digit strings, many illegal).
+    the same state, history and moves, or both refuse (random digit strings, many illegal);
+    and the one pass itself accepts exactly the legal strings (it is what a batch runs).
     """
     rng = random.Random(width * 100 + height)
     prefix = "" if (width, height) == (7, 6) else f"{width}x{height}:"
@@ -188,6 +190,7 @@ def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> Non
         except PositionError:
             got = "refused"
         assert got == expected, text
+        assert _replay(Connect4(width, height), text) == (expected != "refused"), text
 
 
 def test_bad_move_texts_are_refused() -> None:

@@ -86,7 +86,7 @@ def _emit(record: dict[str, Any], as_json: bool, text: str) -> None:
         out.flush()
 
 
-def _input_lines(stream: Any) -> Iterator[str]:
+def _input_lines(stream: Any, chunk_size: int = 1 << 16) -> Iterator[str]:
     """The lines of ``stream`` (stdin), with stdout flushed whenever no more input is at hand
     rather than after every line: a batch fed a file or a pipe writes its answers in large
     blocks, and a program that talks to it line by line still gets each answer before it
@@ -106,7 +106,7 @@ def _input_lines(stream: Any) -> Iterator[str]:
     try:
         while True:
             sys.stdout.flush()  # everything answered so far, before waiting for more input
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, chunk_size)
             text = pending + decoder.decode(chunk, final=not chunk)
             held = ""
             if "\r" in text:  # universal newlines, as text streams read them
