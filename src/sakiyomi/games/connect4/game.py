@@ -219,7 +219,7 @@ def from_position(name: str, text: str) -> Connect4:
     move through the checked path, which then names the first bad move.
     """
     width, height, moves = 7, 6, text
-    sized = _SIZE.match(text)
+    sized = _SIZE.match(text) if ":" in text else None
     if sized:
         width = parse_int(sized.group(1), "board width", high=MAX_SIDE, error=PositionError)
         height = parse_int(sized.group(2), "board height", high=MAX_SIDE, error=PositionError)
