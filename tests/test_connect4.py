@@ -471,6 +471,32 @@ def test_cli_batch_answers_each_line_as_if_alone() -> None:
             alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), moves
 
 
+def test_cli_batch_mixing_board_sizes_answers_each_on_its_own_board() -> None:
+    """A batch may mix board sizes: each line runs on its own size's kernels (the batch's
+    engine is kept only while the kernels stay the same), as a lone solve does."""
+    rng = random.Random(7)
+    small = []
+    for width, height in ((5, 4), (4, 4), (6, 5)):
+        while True:  # a random game on that board, stopped with six empty cells
+            game = Connect4(width, height)
+            for _ in range(width * height - 6):
+                if game.outcome() is not None:
+                    break
+                game.play(rng.choice(list(game.legal_moves())))
+            if game.outcome() is None:
+                small.append(game.position_text())  # with its WxH: prefix
+                break
+    big = [m for m, _ in pons_lines("Test_L3_R1", 2)]
+    lines = [big[0], *small, big[1], small[0]]
+    out = sakiyomi("solve", "connect4", "-", "--json", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    batch = [json.loads(line) for line in out.stdout.strip().split("\n")]
+    for text, record in zip(lines, batch, strict=True):
+        alone = solve_position(from_position("connect4", text), engine="python")
+        assert (record["value"], record["nodes"], record["pv"]) == (
+            alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), text
+
+
 def test_cli_small_solve_skips_loading_numba_with_the_same_answer() -> None:
     """A one-position solve tries the Python engine within PYTHON_FIRST_NODES first: a small
     position is answered without importing numba, with the compiled engine's value, line and
