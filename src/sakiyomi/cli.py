@@ -44,13 +44,13 @@ MAX_SECONDS = 1e6  # about 11.6 days: any real time limit, with room for node bu
 MAX_DRAWN = 10**7  # nodes recorded or drawn by `tree`
 MAX_BATCH_NUMBER = 10**6  # the numbers that may follow a batch line's position (a score)
 # A single solve tries the Python engine this far before loading the compiled one (same
-# answers, same node counts).  Measured side by side (bench/connect4.py --startup, load 17):
-# a cached start of the compiled engine costs 1.3-1.7 CPU-s, the Python engine's 0.25 s, and
-# the Python engine solves Connect Four at 25-35 k nodes per CPU-second: they break even near
-# 35 k nodes.  Below that budget (most Middle-Easy and Begin-Easy lines, some Middle-Medium)
-# Python answers first; a larger solve loses at most the budget (~0.7 s here) beside a
-# compiled search that costs more than that anyway.
-PYTHON_FIRST_NODES = 20_000
+# answers, same node counts).  Measured (bench/connect4.py --startup, load 17-19): a cached
+# compiled start costs ~1.2 CPU-s more than a Python one, and the Python engine solves
+# Connect Four at 25-35 k nodes per CPU-second (break-even ~35 k nodes).  On 156 random
+# positions of our own (8-32 moves played, seed 12) that cost model gives a mean of 0.69
+# CPU-s with 5,000 nodes, 0.71 with 10,000 and 0.78 with 20,000: most positions are either
+# tiny or far beyond any budget, and a budget is lost on every large one.
+PYTHON_FIRST_NODES = 5_000
 MAX_MESSAGE = 500  # characters of an error line
 MAX_SEARCHES = 64  # searches the web app may run at once
 # Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
