@@ -6,6 +6,8 @@ through ``tests/engine_process.py`` and measures, per move, the wall time from w
 to reading ``bestmove`` (pipes included):
 
 1. ``go movetime 100``, 300 moves: overrun = elapsed - 100 ms (the limit the GUI gave);
+   (``--byoyomi MS --engines usi``: ``go btime 0 wtime 0 byoyomi MS`` instead, with the share
+   of the byoyomi used per move);
 2. a 2 s + 0.1 s Fischer clock per side, 300 moves: overrun = elapsed - the hard limit of the
    engine's own time plan for that clock (``GoParams.plan``, computed here from the same go
    line and the engine's overhead); a time loss is a move longer than the clock had left.
@@ -132,16 +134,23 @@ def timed_go(process: EngineProcess, position: str, go: str) -> tuple[float, str
     return elapsed, line.split()[1]
 
 
-def run_movetime(process: EngineProcess, engine: str, moves: int) -> dict[str, Any]:
+def run_fixed(process: EngineProcess, engine: str, moves: int, go: str = "go movetime 100",
+              limit: float = 0.1) -> dict[str, Any]:
+    """Self-play at a fixed time per move (``go``, ``limit`` seconds): how late, and how much
+    of the time is used (``median_use``: elapsed ÷ limit).
+    """
     load = uptime()
     elapsed: list[float] = []
     game = SelfPlay(engine)
     while len(elapsed) < moves:
-        seconds, answer = timed_go(process, game.position(), "go movetime 100")
+        seconds, answer = timed_go(process, game.position(), go)
         elapsed.append(seconds)
         if not game.play(answer):
             game = SelfPlay(engine)
-    return summary(engine, "movetime 100", elapsed, [0.1] * len(elapsed), 0, load)
+    record = summary(engine, go.removeprefix("go "), elapsed, [limit] * len(elapsed), 0, load)
+    record["median_use"] = round(statistics.median(elapsed) / limit, 3)
+    record["min_use"] = round(min(elapsed) / limit, 3)
+    return record
 
 
 def clock_go(engine: str, clock: dict[bool, float]) -> str:
@@ -225,6 +234,7 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
     elapsed: list[float] = []
     limits: list[float] = []
     losses = {"ours": 0, "theirs": 0}
+    lost_moves: list[dict[str, Any]] = []  # our losses: what the clock said and what we did
     try:
         for number in range(games):
             ours_white = number % 2 == 0
@@ -244,6 +254,11 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
                 clock[white] -= seconds
                 if clock[white] < 0:
                     losses["ours" if mine else "theirs"] += 1
+                    if mine:
+                        lost_moves.append({
+                            "ply": len(game.moves), "go": go,
+                            "elapsed_ms": round(seconds * 1000, 1),
+                            "hard_limit_ms": round(limits[-1] * 1000, 1), "load": uptime()})
                     break
                 clock[white] += 0.1
                 if not game.play(answer):
@@ -254,6 +269,7 @@ def run_games(engine: str, games: int) -> dict[str, Any]:
     record = summary(engine, f"{games} games at 1s+0.1s vs {OPPONENTS[engine]}", elapsed,
                      limits, losses["ours"], load)
     record["opponent_time_losses"] = losses["theirs"]
+    record["our_lost_moves"] = lost_moves
     return record
 
 
@@ -264,7 +280,11 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=2, help="busy-loop processes to start")
     parser.add_argument("--games", type=int, default=0,
                         help="play this many games against another engine instead")
+    parser.add_argument("--byoyomi", type=int, default=0, metavar="MS",
+                        help="USI only: moves at byoyomi MS instead (time use and lateness)")
     args = parser.parse_args()
+    if args.byoyomi and args.engines != ["usi"]:
+        parser.error("--byoyomi needs --engines usi")
     emit({"bench": "engine_time", "uptime": uptime(), "busy_processes": args.busy})
     with busy_load(args.busy):
         for engine in args.engines:
@@ -274,7 +294,12 @@ def main() -> None:
             process = start(COMMANDS[engine], engine,
                             [f"{OVERHEAD_OPTION[engine]} {OVERHEAD_MS}"])
             try:
-                emit(run_movetime(process, engine, args.moves))
+                if args.byoyomi:
+                    emit(run_fixed(process, engine, args.moves,
+                                   f"go btime 0 wtime 0 byoyomi {args.byoyomi}",
+                                   args.byoyomi / 1000))
+                    continue
+                emit(run_fixed(process, engine, args.moves))
                 emit(run_clock(process, engine, args.moves))
             finally:
                 process.close()

@@ -38,6 +38,7 @@ VERBS = ("search", "solve", "batch", "analyze", "perft", "play", "tree", "compar
 GAMES = ("tree", "bones", "nim", "tictactoe", "connect4", "othello", "chess", "shogi")
 # Valid positions of these games may take hours to solve; solve only those NEAR_END.
 BIG_GAMES = frozenset({"connect4", "othello", "chess", "shogi"})
+NUMERIC_GAMES = frozenset({"tree", "bones", "nim", "connect4"})  # positions written in digits
 CASE_SECONDS = 60.0  # a case slower than this is a hang (loaded 2-core machine, cold caches)
 MAX_SHOWN = 300  # characters of an argument kept in reports
 # main() raises the recursion limit on its first call; raising it here already keeps it from
@@ -46,9 +47,12 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
 SEEDS: dict[str, tuple[str, ...]] = {
     "tree": ("[[3,5,1],[7,3,-4],[-3,0,3]]", "max:[[40,55],[60,20]]", "random:2,3,7", "[5]",
-             "7", "[[1,[2,-3]],[999487,-999487]]", "[" * 40 + "1,2" + "]" * 40),
-    "bones": ("6", "8", "0", "255", "257", "999999999999999999", "1000000000000000000"),
-    "nim": ("3,4,5", "1,1,2", "0,0", "31,31", "5000,4000,1000", "10000", "1,1,1,1,1,1,1,1"),
+             "7", "[[1,[2,-3]],[999487,-999487]]", "[" * 40 + "1,2" + "]" * 40,
+             "random:2,²,1", "[1,٣]"),
+    "bones": ("6", "8", "0", "255", "257", "999999999999999999", "1000000000000000000", "²",
+              "1٣"),
+    "nim": ("3,4,5", "1,1,2", "0,0", "31,31", "5000,4000,1000", "10000", "1,1,1,1,1,1,1,1",
+            "3,²", "１,2"),
     "tictactoe": ("start", "xx.oo....", "xxxoo....", "xoxoxoox.", "x........"),
     "connect4": ("start", "4453", "6x5:3344", "2252576253462244111563365343671351441",
                  "44455554221", "4444444"),
@@ -225,7 +229,10 @@ def expected_solve(game: str, text: str) -> int | None:
 
 def _solve_check(game: str, weak: bool) -> Callable[[dict[str, Any]], str | None]:
     def check(record: dict[str, Any]) -> str | None:
-        expected = expected_solve(game, str(record["position"]))
+        text = str(record["position"])
+        if game in NUMERIC_GAMES and any(ch.isdigit() and not ch.isascii() for ch in text):
+            return f"accepted a position with a non-ASCII digit: {text[:40]!r}"
+        expected = expected_solve(game, text)
         if expected is None:
             return None
         if weak:

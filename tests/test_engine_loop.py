@@ -243,6 +243,23 @@ def test_a_session_aims_before_its_hard_limit_and_reports_its_lateness() -> None
     thread.wait()
 
 
+def test_a_late_answer_makes_the_next_clock_plan_keep_a_reserve() -> None:
+    thread = SearchThread()
+    assert thread.reserve() == 0.0
+    reply, _ = _reply()
+    session = GoSession(reply, TimePlan(0.01, 0.02), punctuality=thread.punctuality)
+    assert session.aim is not None
+    thread.start(session, lambda s: time.sleep(0.15))  # the watchdog answers; say it was late:
+    thread.wait()
+    assert reply.given_at is not None
+    reply.given_at = session.aim + 0.3
+    assert thread.reserve() == pytest.approx(0.3)
+    assert thread.reserve() == pytest.approx(0.3)  # folded in once, not once per call
+    thread.start(GoSession(Reply(Output(io.StringIO()), "x"), None), lambda s: None)
+    thread.wait()
+    assert thread.punctuality.estimate == pytest.approx(0.3)  # still once after the next start
+
+
 def test_the_soft_limit_grows_while_the_best_move_changes_and_shrinks_when_it_stays() -> None:
     reply, _ = _reply()
     start = time.perf_counter()

@@ -51,6 +51,13 @@ def refused(argv: list[str], stdin: str = "") -> str:
     ["solve", "bones", "9" * 5000], ["solve", "nim", "1," + "9" * 5000],
     ["search", "tree", "[" + "9" * 5000 + "]"], ["search", "tree", "random:2,2," + "9" * 5000],
     ["search", "connect4", "9" * 5000 + "x7:"], ["perft", "tictactoe", "start", "9" * 5000],
+    ["search", "shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - ²"],
+    ["search", "shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - "
+     + "9" * 5000],
+    ["search", "shogi", "lnsgkgs1l/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b "
+     + "9" * 5000 + "N 1"],
+    ["solve", "connect4", "44", "--workers", "2", "--ray", "localhost:²"],
+    ["solve", "connect4", "44", "--workers", "2", "--ray", "localhost:" + "9" * 5000],
 ])
 def test_unicode_digits_and_huge_integers_are_refused(argv: list[str]) -> None:
     line = refused(argv)

@@ -90,3 +90,13 @@ def test_plan_uses_the_side_to_move_and_movetime_wins() -> None:
     assert GoParams(wtime=1000, movetime=300).plan(True, 0.05) == TimePlan.fixed(0.25)
     assert GoParams(byoyomi=1000).plan(False, 0.3) == plan_time(0.0, 0.0, None, 1.0, 0.3)
     assert GoParams(depth=5).plan(True, 0.05) is None  # no time given: no time limit
+
+
+def test_a_reserve_comes_off_the_main_time_only() -> None:
+    go = GoParams(wtime=1_000, btime=1_000, winc=100, binc=100)
+    assert go.plan(True, 0.05, reserve=0.3) == plan_time(0.7, 0.1, None, 0.0, 0.05)
+    assert go.plan(True, 0.05, reserve=0.3).hard < go.plan(True, 0.05).hard  # type: ignore[union-attr]
+    assert go.plan(True, 0.05, reserve=5.0) == plan_time(0.0, 0.1, None, 0.0, 0.05)
+    byoyomi = GoParams(btime=0, byoyomi=1000)  # byoyomi and movetime are spent as before
+    assert byoyomi.plan(False, 0.05, reserve=0.3) == byoyomi.plan(False, 0.05)
+    assert GoParams(movetime=300).plan(True, 0.05, reserve=0.3) == TimePlan.fixed(0.25)

@@ -36,11 +36,11 @@ class InputError(ValueError):
 ErrorFactory = Callable[[str], Exception]
 
 
-def shown(text: str) -> str:
-    """``text`` quoted and escaped for a one-line message, cut to ``SHOWN_CHARS`` characters."""
-    if len(text) <= SHOWN_CHARS:
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` quoted and escaped for a one-line message, cut to ``limit`` characters."""
+    if len(text) <= limit:
         return repr(text)
-    return f"{text[:SHOWN_CHARS]!r}… ({len(text):,} characters)"
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
 def parse_int(text: str, what: str, *, low: int = 0, high: int,

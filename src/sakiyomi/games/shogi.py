@@ -29,6 +29,7 @@ from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked
+from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
 
 START = cs.STARTING_SFEN
@@ -54,7 +55,7 @@ class ShogiGame:
         try:
             self.board = cs.new_board(sfen)
         except ValueError as exc:
-            raise PositionError(f"bad SFEN {sfen!r}: {exc}") from None
+            raise PositionError(f"bad SFEN {shown(sfen)}: {exc}") from None
         if evaluation not in ev.EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
         if mate_plies not in (0, 1, 3):

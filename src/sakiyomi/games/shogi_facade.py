@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol, cast
 
+from sakiyomi.inputs import parse_int, shown
+
 BLACK = 0  # sente, moves first
 WHITE = 1
 
@@ -30,6 +32,7 @@ NOT_REPETITION, REPETITION_DRAW, REPETITION_WIN, REPETITION_LOSE = 0, 1, 2, 3
 REPETITION_SUPERIOR, REPETITION_INFERIOR = 4, 5
 
 STARTING_SFEN = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+MAX_MOVE_NUMBER = 2**31 - 1  # cshogi keeps an SFEN's move number in a C int
 HAND_ORDER = "PLNSGBR"  # cshogi's pieces_in_hand order: pawn, lance, knight, silver, gold, B, R
 
 
@@ -153,7 +156,7 @@ def rotate_sfen(sfen: str) -> str:
 # ---- SFEN validation ------------------------------------------------------------------------
 
 _PIECE = re.compile(r"\+?[plnsgbrkPLNSGBRK]|[1-9]")
-_HAND = re.compile(r"(\d*)([plnsgbrPLNSGBR])")
+_HAND = re.compile(r"([0-9]*)([plnsgbrPLNSGBR])")
 _MAX = {"p": 18, "l": 4, "n": 4, "s": 4, "g": 4, "b": 2, "r": 2, "k": 2}
 _PROMOTABLE = set("plnsbr")
 
@@ -171,9 +174,9 @@ def validate_sfen(sfen: str) -> None:
         raise ValueError(f"SFEN needs 3 or 4 fields (board side hand [move]), got {len(fields)}")
     board, side, hand = fields[:3]
     if side not in ("b", "w"):
-        raise ValueError(f"side to move must be 'b' or 'w', not {side!r}")
-    if len(fields) == 4 and not (fields[3].isdigit() and int(fields[3]) >= 1):
-        raise ValueError(f"move number must be a positive integer, not {fields[3]!r}")
+        raise ValueError(f"side to move must be 'b' or 'w', not {shown(side)}")
+    if len(fields) == 4:
+        parse_int(fields[3], "move number", low=1, high=MAX_MOVE_NUMBER, error=ValueError)
     ranks = board.split("/")
     if len(ranks) != 9:
         raise ValueError(f"the board needs 9 ranks separated by '/', got {len(ranks)}")
@@ -183,7 +186,7 @@ def validate_sfen(sfen: str) -> None:
     for r, rank in enumerate(ranks):
         tokens = _PIECE.findall(rank)
         if "".join(tokens) != rank:
-            raise ValueError(f"rank {r + 1} ({rank!r}) has characters that are not pieces")
+            raise ValueError(f"rank {r + 1} ({shown(rank)}) has characters that are not pieces")
         file = 0
         for token in tokens:
             if token.isdigit():
@@ -198,7 +201,7 @@ def validate_sfen(sfen: str) -> None:
             counts[letter.lower()] = counts.get(letter.lower(), 0) + 1
             file += 1
         if file != 9:
-            raise ValueError(f"rank {r + 1} ({rank!r}) covers {file} squares instead of 9")
+            raise ValueError(f"rank {r + 1} ({shown(rank)}) covers {file} squares instead of 9")
     if kings["K"] > 1 or kings["k"] > 1:
         raise ValueError("a side has more than one king")
     if kings["K"] + kings["k"] == 0:
@@ -211,11 +214,11 @@ def validate_sfen(sfen: str) -> None:
     if hand != "-":
         items = _HAND.findall(hand)
         if "".join(n + p for n, p in items) != hand:
-            raise ValueError(f"pieces in hand {hand!r} are malformed")
+            raise ValueError(f"pieces in hand {shown(hand)} are malformed")
         for number, letter in items:
-            if number and not 1 <= int(number) <= 18:
-                raise ValueError(f"hand count {number} is out of range")
-            counts[letter.lower()] = counts.get(letter.lower(), 0) + (int(number) if number else 1)
+            count = 1 if not number else parse_int(number, "hand count", low=1, high=18,
+                                                   error=ValueError)
+            counts[letter.lower()] = counts.get(letter.lower(), 0) + count
     for letter, count in counts.items():
         if count > _MAX[letter]:
             raise ValueError(f"too many pieces of type {letter!r}: {count} > {_MAX[letter]}")

@@ -22,6 +22,7 @@ import socket
 import threading
 from typing import Any
 
+from sakiyomi.inputs import parse_int, shown
 from sakiyomi.parallel.backend import BackendError
 from sakiyomi.parallel.jobs import Job, JobResult, Worker
 from sakiyomi.search.limits import StopSignal
@@ -60,11 +61,12 @@ class ActorBody:
 
 
 def _reachable(address: str, timeout: float = 5.0) -> None:
-    host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
-        raise BackendError(f"--ray {address!r}: expected 'auto', 'local' or HOST:PORT")
+    host, _, text = address.rpartition(":")
+    if not host:
+        raise BackendError(f"--ray {shown(address)}: expected 'auto', 'local' or HOST:PORT")
+    port = parse_int(text, "--ray port", low=1, high=65535, error=BackendError)
     try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
+        with socket.create_connection((host, port), timeout=timeout):
             pass
     except OSError as exc:
         raise BackendError(f"cannot reach a Ray cluster at {address}: {exc}") from None

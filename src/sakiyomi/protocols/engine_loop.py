@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, Protocol, TextIO
 
+from sakiyomi.inputs import shown
 from sakiyomi.search.limits import MAX_SECONDS, StopSignal, TimePlan
 
 MAX_LINE_BYTES = 1 << 20  # a longer command line is cut here (no command needs more)
@@ -58,18 +59,10 @@ STABLE_SCALE = 0.6  # the same best move for STABLE_ITERATIONS iterations in a r
 STABLE_ITERATIONS = 4
 # Commands after which GUIs wait for the engine, off the clock: the time to collect garbage.
 HOUSEKEEPING_COMMANDS = frozenset({"isready", "ucinewgame", "usinewgame"})
-_SHOWN_CHARS = 60  # how much of a bad input is echoed in an error message
 
 
 class ProtocolError(Exception):
     """A line the protocol cannot accept; reported as ``info string`` and ignored."""
-
-
-def shown(text: str, limit: int = _SHOWN_CHARS) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters (input may be huge)."""
-    if len(text) > limit:
-        return repr(text[:limit]) + f"… ({len(text)} characters)"
-    return repr(text)
 
 
 class Output:
@@ -316,6 +309,26 @@ class SearchThread:
         self._thread: threading.Thread | None = None
         self.session: GoSession | None = None
         self.punctuality = Punctuality()
+        self._settled: GoSession | None = None  # the last session folded into punctuality
+
+    def _settle(self) -> None:
+        """Fold the last answered search's lateness into ``punctuality`` (once per search)."""
+        previous = self.session
+        if previous is None or previous is self._settled or previous.aim is None \
+                or not previous.reply.given_at:
+            return
+        self._settled = previous
+        self.punctuality.observe(previous.reply.given_at - previous.aim)
+
+    def reserve(self) -> float:
+        """Seconds of main time a clock plan should leave untouched: how late this process's
+        answers have lately been past their aim.  On a loaded machine answers come late; a
+        clock that keeps that much in reserve does not run down to where one late answer
+        loses the game.  Fixed times (movetime, byoyomi) need no reserve: the
+        ``Punctuality`` lead moves their aim earlier instead.
+        """
+        self._settle()
+        return self.punctuality.estimate
 
     @property
     def running(self) -> bool:
@@ -327,9 +340,7 @@ class SearchThread:
         whatever ``work`` does or raises, the session's reply is finished when it returns.
         """
         self.halt()
-        previous = self.session
-        if previous is not None and previous.aim is not None and previous.reply.given_at:
-            self.punctuality.observe(previous.reply.given_at - previous.aim)
+        self._settle()
         self.session = session
 
         def run() -> None:

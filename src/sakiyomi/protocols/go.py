@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sakiyomi.protocols.engine_loop import ProtocolError, shown
+from sakiyomi.inputs import shown
+from sakiyomi.protocols.engine_loop import ProtocolError
 from sakiyomi.search.limits import TimePlan, plan_time
 
 Dialect = Literal["uci", "usi"]
@@ -81,18 +82,20 @@ class GoParams:
         return any(value is not None for value in
                    (self.wtime, self.btime, self.winc, self.binc, self.byoyomi))
 
-    def plan(self, white: bool, overhead: float) -> TimePlan | None:
+    def plan(self, white: bool, overhead: float, reserve: float = 0.0) -> TimePlan | None:
         """The time plan for the side to move (``white``: UCI White, USI gote), or None when
-        the GUI gave no time at all; ``overhead`` seconds are kept for the GUI and the pipes.
-        ``movetime`` wins over a clock.
+        the GUI gave no time at all; ``overhead`` seconds are kept for the GUI and the pipes
+        on every move, and ``reserve`` seconds of the main time are left untouched (the engine's
+        recent lateness; byoyomi and increments are still spent).  ``movetime`` wins over a
+        clock.
         """
         if self.movetime is not None:
             return TimePlan.fixed(self.movetime / 1000 - overhead)
         if not self.has_clock:
             return None
-        main = (self.wtime if white else self.btime) or 0
+        main = max(0.0, ((self.wtime if white else self.btime) or 0) / 1000 - reserve)
         increment = (self.winc if white else self.binc) or 0
-        return plan_time(main / 1000, increment / 1000, self.movestogo or None,
+        return plan_time(main, increment / 1000, self.movestogo or None,
                          (self.byoyomi or 0) / 1000, overhead)
 
 

@@ -20,6 +20,7 @@ import chess
 
 from sakiyomi.game import GameError
 from sakiyomi.games.chess import parse_board
+from sakiyomi.inputs import shown
 from sakiyomi.protocols.chess_engine import (
     PvLine,
     first_choice,
@@ -34,7 +35,6 @@ from sakiyomi.protocols.engine_loop import (
     Reply,
     SearchThread,
     serve,
-    shown,
     stdout_text,
 )
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int
@@ -193,7 +193,8 @@ class UciHandler:
         elif go.mate is not None:
             depth = min(depth or 2 * go.mate - 1, 2 * go.mate - 1)
         if plan is None and not go.infinite:
-            plan = go.plan(board.turn == chess.WHITE, self.overhead)
+            plan = go.plan(board.turn == chess.WHITE, self.overhead,
+                           reserve=self.thread.reserve())
         limits = Limits(depth=depth, nodes=go.nodes)
         self._bounded = plan is not None or depth is not None or go.nodes is not None
         moves = list(board.generate_legal_moves())

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from sakiyomi import __version__
 from sakiyomi.game import GameError
 from sakiyomi.games.shogi import EVALUATIONS, ShogiGame, parse_position
+from sakiyomi.inputs import shown
 from sakiyomi.protocols.engine_loop import (
     GoSession,
     Output,
@@ -27,7 +28,6 @@ from sakiyomi.protocols.engine_loop import (
     Reply,
     SearchThread,
     serve,
-    shown,
     stdout_text,
 )
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int
@@ -203,7 +203,8 @@ class UsiEngine:
             self.thread.start(session, lambda s: mate_search(game, s))
             return
         if plan is None and not go.infinite:
-            plan = go.plan(game.board.turn != 0, margin)  # cshogi: 0 is black (sente)
+            plan = go.plan(game.board.turn != 0, margin,  # cshogi: 0 is black (sente)
+                           reserve=self.thread.reserve())
         reply = Reply(self.out, first_answer(game), held=go.infinite or go.ponder)
         session = GoSession(reply, plan, nodes=go.nodes, clock_running=not go.ponder,
                             punctuality=self.thread.punctuality, received=self._received)
