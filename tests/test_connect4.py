@@ -134,6 +134,36 @@ def test_winning_cells_match_a_cell_by_cell_scan() -> None:
         assert k.k_aligned(stones) == four
 
 
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (8, 7)])
+def test_fused_bounds_and_moves_equal_the_two_kernels(width: int, height: int) -> None:
+    """k_bounds_moves (the template's one-pass hook) answers what k_bounds and k_search_moves
+    answer, on positions of random games (any ply, either side to move), plain Python."""
+    k = build("sakiyomi.games.connect4.kernels", {"WIDTH": width, "HEIGHT": height},
+              compiled=False)
+    rng = random.Random(width * 31 + height)
+    seen = {"open": 0, "decided": 0}
+    for _ in range(150):
+        state = k.make_state(0, 0, 0)
+        for _ in range(rng.randint(0, width * height - 1)):
+            finished, _value = k.k_outcome(state, 0)
+            if finished:
+                break
+            fused = [-1] * (width + 4)
+            lo, hi, count = k.k_bounds_moves(state, 1, fused, 2)
+            assert (lo, hi) == k.k_bounds(state, 1)
+            if lo < hi:
+                apart = [-1] * (width + 4)
+                assert count == k.k_search_moves(state, apart, 2)
+                assert fused == apart
+                seen["open"] += 1
+            else:
+                assert count == -1 and fused == [-1] * (width + 4)
+                seen["decided"] += 1
+            moves = [-1] * width
+            state = k.k_play(state, moves[rng.randrange(k.k_legal_moves(state, moves, 0))])
+    assert min(seen.values()) > 50
+
+
 def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
     a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
     assert a.key() == b.key() and str(a) == str(b)
