@@ -223,10 +223,18 @@ def k_search_moves(state: tuple[Any, Any, int], out: Any, base: int) -> int:
         wins = k_nonlosing(state)
         if not wins:
             wins = possible
+    return k_write_columns(wins, out, base)
+
+
+@kernel
+def k_write_columns(cells: Any, out: Any, base: int) -> int:
+    """The columns holding a cell of ``cells``, centre first, written at ``out[base:]``;
+    returns how many.
+    """
     count = 0
     for i in range(WIDTH):
         col = ORDER[i]
-        if wins & COLUMN[col]:
+        if cells & COLUMN[col]:
             out[base + count] = col
             count += 1
     return count
@@ -283,12 +291,7 @@ def k_bounds_moves(state: tuple[Any, Any, int], ply: int, out: Any,
         return v, v, -1
     if n >= CELLS - 2:
         return 0, 0, -1
-    count = 0
-    for i in range(WIDTH):
-        col = ORDER[i]
-        if moves & COLUMN[col]:
-            out[base + count] = col
-            count += 1
+    count = k_write_columns(moves, out, base)
     return -((CELLS - 2 - n) // 2), (CELLS - 1 - n) // 2, count
 
 
