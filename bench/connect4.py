@@ -15,13 +15,15 @@ processes: CPU (user + system, ``getrusage``) of a run fed the set's lines minus
 run fed one End-Easy line, per line, medians of ``--repeats`` alternating runs.
 ``--cli``: our batch command line (``sakiyomi solve connect4 - --json``, which also reports
 the principal variation) fed the same lines, timed the same way: the batch-CLI row.
-``--startup`` measures the first call with an empty compile cache and a cached start in
-fresh processes; ``--python N`` runs the Python engine on N positions for its speed ratio.
+``--startup`` measures the one-position command line in fresh processes: the first run with
+empty caches (numba compiles) and cached starts per engine (``startup``; ``--sets ""``: that
+alone); ``--python N`` runs the Python engine on N positions for its speed ratio.
 Every row carries the load averages (``uptime``) at its end.
 
 Usage: python bench/connect4.py [--sets L3_R1,L2_R1,...] [--limit N] [--hard-sample N]
-                                [--pons-binary PATH] [--cli] [--repeats R] [--startup]
-                                [--python N]
+                                [--pons-binary PATH] [--cli] [--cli-passes K] [--repeats R]
+                                [--startup]
+                                [--startup-sample N] [--python N]
 """
 
 from __future__ import annotations
@@ -141,38 +143,57 @@ def run_pons(binary: Path, pairs: list[tuple[str, int]], weak: bool,
     return record
 
 
-def run_cli(pairs: list[tuple[str, int]], weak: bool, repeats: int) -> dict[str, float]:
+def run_cli(pairs: list[tuple[str, int]], weak: bool, repeats: int,
+            passes: int = 1) -> dict[str, float]:
     """Our batch command line, ``sakiyomi solve connect4 - --json``, fed the same lines as
-    Pons's program and timed the same way (``whole_runs``); every answer checked.
+    Pons's program and timed the same way (``whole_runs``); every answer checked.  With
+    ``passes`` > 1 it is fed the lines that many times over in one run: every line is solved
+    as if alone (its table emptied), so each pass repeats the same work, and the process
+    start (over a second of CPU on a loaded machine, and as noisy) weighs less in the
+    difference ``whole_runs`` takes.
     """
     argv = [sys.executable, "-m", "sakiyomi", "solve", "connect4", "-", "--json",
             *(["--weak"] if weak else [])]
-    timed = whole_runs(argv, [m for m, _ in pairs], repeats)
+    timed = whole_runs(argv, [m for m, _ in pairs] * passes, repeats)
     rows = [json.loads(ln) for ln in str(timed["stdout"]).strip().split("\n")]
-    wrong = sum(r["value"] != (sign(s) if weak else s) for r, (_, s) in zip(rows, pairs,
-                                                                            strict=True))
+    wrong = sum(r["value"] != (sign(s) if weak else s)
+                for r, (_, s) in zip(rows, pairs * passes, strict=True))
     return {"wrong": wrong, "mean_cpu_us": float(timed["per_line_us"]),
             "start_s": float(timed["start_s"])}
 
 
-def startup() -> None:
-    code = ("import time; t = time.perf_counter()\n"
-            "from sakiyomi.engines import solve_position\n"
-            "from sakiyomi.games.connect4 import from_position\n"
-            "r = solve_position(from_position('connect4',\n"
-            "                                 '2252576253462244111563365343671351441'))\n"
-            "assert r.value == -1 and r.extra['engine'] == 'compiled'\n"
-            "print(time.perf_counter() - t)")
+def startup(repeats: int, sample: int) -> None:
+    """Start-up of the one-position command line, ``sakiyomi solve connect4 POS --json``, in
+    fresh processes, CPU seconds (user + system of the child): the first run with empty
+    caches (``SAKIYOMI_CACHE`` and ``NUMBA_CACHE_DIR``: numba compiles), then cached runs,
+    medians of ``repeats``, on the first ``sample`` lines of End-Easy, Middle-Easy and
+    Middle-Medium: as shipped (``--engine auto``: the Python engine first within
+    ``PYTHON_FIRST_NODES``), and with each engine forced, so that the choice can be judged.
+    """
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "SAKIYOMI_CACHE": cache}
-        times = []
-        for _ in range(3):
-            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                 text=True, check=True)
-            times.append(float(out.stdout))
-    print(json.dumps({"case": "startup", "first_call_empty_cache_s": round(times[0], 3),
-                      "cached_start_s": [round(t, 3) for t in times[1:]],
-                      "what": "import + build/load + solve one End-Easy position, fresh process"}))
+        env = {**os.environ, "SAKIYOMI_CACHE": f"{cache}/s", "NUMBA_CACHE_DIR": f"{cache}/n"}
+
+        def cli(moves: str, engine: str) -> float:
+            argv = [sys.executable, "-m", "sakiyomi", "solve", "connect4", moves, "--json",
+                    "--engine", engine]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(argv, env=env, capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+        first = cli(ANCHOR, "compiled")
+        print(json.dumps({"case": "first-compile", "cpu_s": round(first, 2),
+                          "what": "solve one End-Easy position, empty caches, fresh process",
+                          "load": load()}), flush=True)
+        for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2"):
+            for moves, _ in load_set(name, sample, 0):
+                row: dict[str, object] = {"case": "cached-start", "set": SETS[name][0],
+                                          "position": moves}
+                for engine in ("auto", "python", "compiled"):
+                    row[f"{engine}_cpu_s"] = round(statistics.median(
+                        cli(moves, engine) for _ in range(repeats)), 3)
+                row["load"] = load()
+                print(json.dumps(row), flush=True)
 
 
 def python_ratio(count: int) -> None:
@@ -211,19 +232,23 @@ def main() -> None:
                         "score'), built by you")
     parser.add_argument("--cli", action="store_true",
                         help="also time our batch CLI fed the same lines (whole processes)")
+    parser.add_argument("--cli-passes", type=int, default=1,
+                        help="--cli: our batch fed the set this many times over per run")
     parser.add_argument("--repeats", type=int, default=3,
                         help="whole-process runs per program and set (medians)")
     parser.add_argument("--startup", action="store_true")
+    parser.add_argument("--startup-sample", type=int, default=3,
+                        help="--startup: lines of each set solved one per process")
     parser.add_argument("--python", type=int, default=0, metavar="N")
     args = parser.parse_args()
     print(json.dumps({"case": "machine", "load": load()}), flush=True)
     if args.startup:
-        startup()
+        startup(args.repeats, args.startup_sample)
     if args.python:
         python_ratio(args.python)
     binary = args.pons_binary
     table = []
-    for name in args.sets.split(","):
+    for name in filter(None, args.sets.split(",")):  # --sets "": start-up alone
         name = name if name.startswith("Test_") else f"Test_{name}"
         blog, s_us, s_nodes, w_us, w_nodes = SETS[name]
         pairs = load_set(name, args.limit, args.hard_sample)
@@ -250,7 +275,7 @@ def main() -> None:
                 if pons["mean_nodes"]:
                     record["pons_here_nodes"] = round(pons["mean_nodes"], 2)
             if args.cli:
-                cli = run_cli(pairs, weak, args.repeats)
+                cli = run_cli(pairs, weak, args.repeats, args.cli_passes)
                 record.update({"cli_wrong": cli["wrong"],
                                "cli_cpu_us_per_line": round(cli["mean_cpu_us"], 2),
                                "cli_start_s": round(cli["start_s"], 3)})

@@ -28,7 +28,8 @@ from typing import Any
 # The repository root instead of bench/ (whose chess.py would hide python-chess): for
 # tests.cli_cases.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.remove(str(Path(__file__).resolve().parent))
+if str(Path(__file__).resolve().parent) in sys.path:  # run as a script, not with -m
+    sys.path.remove(str(Path(__file__).resolve().parent))
 
 from tests.cli_cases import (
     GAMES,

@@ -185,6 +185,18 @@ OPENINGS = [
     "5g5f 3c3d 2h5h 8c8d",  # black's early central pawn
     "7g7f 8c8d 7i6h 3c3d 6g6f 7a6b",  # slow yagura
     "1g1f 8c8d 7g7f 3c3d 2g2f 4a3b",  # edge pawn first
+    "2g2f 8c8d 2f2e 8d8e 7g7f 4a3b 8h7g 3c3d",  # double wing, bishop's diagonal opened
+    "7g7f 3c3d 8h2b+ 3a2b",  # early bishop exchange
+    "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 3a4b",  # vs white's fourth-file rook, silver up
+    "6g6f 8c8d 7g7f 3c3d 7i6h 7a6b",  # black's slow yagura with 6g6f first
+    "7g7f 8c8d 6g6f 8d8e 8h7g 3c3d 7i6h 7a6b",  # bishop to 7g, yagura shape
+    "7g7f 3c3d 6g6f 8c8d 6i7h 7a6b 5i6h",  # black castles early
+    "2g2f 8c8d 7g7f 8d8e 8h7g 3c3d 7i6h 2b7g+ 6h7g",  # bishop exchange, silver recaptures
+    "7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d",  # side pawn, rook exchange of pawns
+    "5g5f 8c8d 5f5e 3c3d 2h5h",  # early central pawn advance
+    "7g7f 3c3d 7f7e 8c8d 2h7h",  # third-file rook with the 7e pawn
+    "3g3f 8c8d 2g2f 8d8e 2f2e 4a3b",  # black's third-file pawn first
+    "9g9f 3c3d 7g7f 9c9d 2g2f 8c8d",  # edge pawns both sides
 ]
 
 
@@ -345,7 +357,7 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
     load_start = load_avg()
     wall = time.perf_counter()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    for number in range(args.games):
+    for number in range(args.start_game, args.start_game + args.games):
         ours_black = number % 2 == 0
         opening = OPENINGS[(number // 2) % len(OPENINGS)].split()
         start = time.perf_counter()
@@ -382,6 +394,9 @@ def main() -> None:
     parser.add_argument("--perft-depth", type=int, default=2)
     parser.add_argument("--search-nodes", type=int, default=20_000)
     parser.add_argument("--games", type=int, default=20, help="per match (0: no match)")
+    parser.add_argument("--start-game", type=int, default=0,
+                        help="number of the first game (its opening and colour): shards of "
+                             "one match run side by side")
     parser.add_argument("--max-plies", type=int, default=320)
     parser.add_argument("--byoyomi", type=int, default=1000, help="ours, ms per move")
     parser.add_argument("--our-nodes", type=int, default=None,

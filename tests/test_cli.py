@@ -128,3 +128,42 @@ def test_human_can_play_second_and_lose_to_perfect_bones() -> None:
                    stdin="1\n1\n1\n1\n1\n1\n")
     assert "first (cpu) plays 1" in out.stdout
     assert out.stdout.strip().splitlines()[-1].startswith("first wins")
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 3, 1 << 16])
+def test_batch_input_lines_whatever_the_reads(chunk_size: int) -> None:
+    """The batch reader (``_input_lines``: stdin read in chunks, so that answers are flushed
+    only when input runs dry) gives the lines a text stream gives, universal newlines and
+    replaced bytes included, wherever the reads split a line, a CR LF or a character.
+    """
+    import io
+    import os
+
+    from sakiyomi.cli import _input_lines
+
+    data = "4453\r\n12\rabc \n\n\u00e9\u4e00x\n".encode() + b"\xff\xfe7\r\nlast"
+    expected = list(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace"))
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    with open(read, encoding="utf-8") as stream:
+        got = list(_input_lines(stream, chunk_size))
+    assert got == [line.removesuffix("\n") for line in expected]
+
+
+def test_batch_answers_each_line_before_the_next_arrives() -> None:
+    """A program that sends one line and waits for its answer gets it (no deadlock): the
+    batch flushes whenever its input runs dry, not only at the end.
+    """
+    lines = ["2252576253462244111563365343671351441", "7422341735647741166133573473242566"]
+    with subprocess.Popen([sys.executable, "-m", "sakiyomi", "solve", "connect4", "-",
+                           "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        for line in lines:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["position"] == line
+        proc.stdin.close()
+        assert proc.stdout.read() == ""
+        assert proc.wait(timeout=60) == 0

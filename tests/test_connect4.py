@@ -21,6 +21,7 @@ from sakiyomi.compiled.template import build
 from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.games.connect4.game import _replay
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
@@ -133,6 +134,36 @@ def test_winning_cells_match_a_cell_by_cell_scan() -> None:
         assert k.k_aligned(stones) == four
 
 
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (8, 7)])
+def test_fused_bounds_and_moves_equal_the_two_kernels(width: int, height: int) -> None:
+    """k_bounds_moves (the template's one-pass hook) answers what k_bounds and k_search_moves
+    answer, on positions of random games (any ply, either side to move), plain Python."""
+    k = build("sakiyomi.games.connect4.kernels", {"WIDTH": width, "HEIGHT": height},
+              compiled=False)
+    rng = random.Random(width * 31 + height)
+    seen = {"open": 0, "decided": 0}
+    for _ in range(150):
+        state = k.make_state(0, 0, 0)
+        for _ in range(rng.randint(0, width * height - 1)):
+            finished, _value = k.k_outcome(state, 0)
+            if finished:
+                break
+            fused = [-1] * (width + 4)
+            lo, hi, count = k.k_bounds_moves(state, 1, fused, 2)
+            assert (lo, hi) == k.k_bounds(state, 1)
+            if lo < hi:
+                apart = [-1] * (width + 4)
+                assert count == k.k_search_moves(state, apart, 2)
+                assert fused == apart
+                seen["open"] += 1
+            else:
+                assert count == -1 and fused == [-1] * (width + 4)
+                seen["decided"] += 1
+            moves = [-1] * width
+            state = k.k_play(state, moves[rng.randrange(k.k_legal_moves(state, moves, 0))])
+    assert min(seen.values()) > 50
+
+
 def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
     a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
     assert a.key() == b.key() and str(a) == str(b)
@@ -161,10 +192,11 @@ def test_bad_positions_name_the_offending_move(position: str, words: list[str]) 
         assert word in str(info.value), (position, word, str(info.value))
 
 
-@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4)])
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 5)])
 def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> None:
     """from_position's one-pass replay (``_replay``) against play() with a check per move:
-    the same state, history and moves, or both refuse (random digit strings, many illegal).
+    the same state, history and moves, or both refuse (random digit strings, many illegal);
+    and the one pass itself accepts exactly the legal strings (it is what a batch runs).
     """
     rng = random.Random(width * 100 + height)
     prefix = "" if (width, height) == (7, 6) else f"{width}x{height}:"
@@ -188,6 +220,7 @@ def test_one_pass_parse_equals_move_by_move_play(width: int, height: int) -> Non
         except PositionError:
             got = "refused"
         assert got == expected, text
+        assert _replay(Connect4(width, height), text) == (expected != "refused"), text
 
 
 def test_bad_move_texts_are_refused() -> None:
@@ -466,6 +499,32 @@ def test_cli_batch_answers_each_line_as_if_alone() -> None:
         alone = solve_position(from_position("connect4", moves))
         assert (record["value"], record["nodes"], record["pv"]) == (
             alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), moves
+
+
+def test_cli_batch_mixing_board_sizes_answers_each_on_its_own_board() -> None:
+    """A batch may mix board sizes: each line runs on its own size's kernels (the batch's
+    engine is kept only while the kernels stay the same), as a lone solve does."""
+    rng = random.Random(7)
+    small = []
+    for width, height in ((5, 4), (4, 4), (6, 5)):
+        while True:  # a random game on that board, stopped with six empty cells
+            game = Connect4(width, height)
+            for _ in range(width * height - 6):
+                if game.outcome() is not None:
+                    break
+                game.play(rng.choice(list(game.legal_moves())))
+            if game.outcome() is None:
+                small.append(game.position_text())  # with its WxH: prefix
+                break
+    big = [m for m, _ in pons_lines("Test_L3_R1", 2)]
+    lines = [big[0], *small, big[1], small[0]]
+    out = sakiyomi("solve", "connect4", "-", "--json", stdin="\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    batch = [json.loads(line) for line in out.stdout.strip().split("\n")]
+    for text, record in zip(lines, batch, strict=True):
+        alone = solve_position(from_position("connect4", text), engine="python")
+        assert (record["value"], record["nodes"], record["pv"]) == (
+            alone.value, alone.stats.nodes, [str(m + 1) for m in alone.pv]), text
 
 
 def test_cli_small_solve_skips_loading_numba_with_the_same_answer() -> None:

@@ -1,6 +1,9 @@
-"""The Searcher's selective switches (check extension, null move, LMR, futility)."""
+"""The Searcher's selective switches (check extension, null move, LMR and its logarithmic rule,
+futility, late-move pruning)."""
 
 from __future__ import annotations
+
+import math
 
 import chess
 import pytest
@@ -12,10 +15,12 @@ from sakiyomi.score import WIN, is_win
 from sakiyomi.search import textbook
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
-from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.search.searcher import SearchConfig, Searcher, _reduction_table
 from tests.chess_support import epd_lines, mate_in
 
 SELECTIVE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True)
+SELECTIVE_WIDE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True,
+                              lmr_divisor=2.0, late_move_counts=(0, 8, 14, 22))
 ONE_SWITCH = {
     "none": SearchConfig(),
     "check_extension": SearchConfig(check_extension=True),
@@ -23,21 +28,37 @@ ONE_SWITCH = {
     "lmr": SearchConfig(lmr=True),
     "futility": SearchConfig(futility=True),
     "mate_distance": SearchConfig(mate_distance=True),
+    "log_lmr": SearchConfig(lmr=True, lmr_divisor=2.0),
+    "late_move_pruning": SearchConfig(late_move_counts=(0, 4, 8, 12)),
 }
 
 
 def test_switches_are_off_by_default() -> None:
     config = SearchConfig()
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
-                or config.mate_distance)
+                or config.mate_distance or config.late_move_counts or config.lmr_divisor)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
     for game, depth in ((tictactoe("tictactoe", "start"), 9), (TreeGame(random_tree(7, 4, 3)), 4)):
-        plain = Searcher(game.copy(), SearchConfig())
-        selective = Searcher(game.copy(), SELECTIVE)
-        assert plain.search(depth) == selective.search(depth)
-        assert plain.stats == selective.stats
+        for config in (SELECTIVE, SELECTIVE_WIDE):
+            plain = Searcher(game.copy(), SearchConfig())
+            selective = Searcher(game.copy(), config)
+            assert plain.search(depth) == selective.search(depth)
+            assert plain.stats == selective.stats
+
+
+def test_logarithmic_reductions_keep_a_ply_and_grow_with_depth_and_move_number() -> None:
+    table = _reduction_table(2.0)
+    for depth in range(2, 64):
+        row = table[depth]
+        assert all(1 <= r <= max(1, depth - 2) for r in row)  # the child searches >= 1 ply
+        assert list(row) == sorted(row)
+        # ln(d)·ln(i)/2 + 0.5, rounded down, where the depth cap does not bind
+        for index in (3, 10, 40):
+            formula = int(math.log(depth) * math.log(index) / 2.0 + 0.5)
+            assert row[index] == max(1, min(formula, depth - 2))
+    assert table[10][40] > table[10][4] and table[20][20] > table[4][20]
 
 
 @pytest.mark.parametrize("fen", [
@@ -76,3 +97,11 @@ def test_selective_search_needs_fewer_nodes_to_the_same_depth() -> None:
     plain = run(Searcher(ChessGame(board), SearchConfig()), Limits(depth=4))
     selective = run(Searcher(ChessGame(board), SELECTIVE), Limits(depth=4))
     assert selective.stats.nodes < plain.stats.nodes
+
+
+def test_late_move_pruning_and_log_reductions_need_fewer_nodes_still() -> None:
+    line = epd_lines("wac_001-200.epd")[1]
+    board = chess.Board.from_epd(line)[0]
+    selective = run(Searcher(ChessGame(board), SELECTIVE), Limits(depth=4))
+    wide = run(Searcher(ChessGame(board), SELECTIVE_WIDE), Limits(depth=4))
+    assert wide.stats.nodes < selective.stats.nodes

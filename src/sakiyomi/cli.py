@@ -7,6 +7,7 @@ with status 2; internal errors exit with 1.
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import importlib
 import io
@@ -14,7 +15,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, cast
 
 from sakiyomi.agents import Agent, HumanAgent, MCTSAgent, SearchAgent
@@ -28,7 +29,7 @@ from sakiyomi.engines import (
     solve_position,
 )
 from sakiyomi.game import Game, GameError, GameUnits, Player, capable
-from sakiyomi.games import GAMES, load
+from sakiyomi.games import GAMES, load, parser
 from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
 from sakiyomi.score import MAX_PLY, format_score, is_decisive, result_word, sign
@@ -43,7 +44,12 @@ MAX_SECONDS = 1e6  # about 11.6 days: any real time limit, with room for node bu
 MAX_DRAWN = 10**7  # nodes recorded or drawn by `tree`
 MAX_BATCH_NUMBER = 10**6  # the numbers that may follow a batch line's position (a score)
 # A single solve tries the Python engine this far before loading the compiled one (same
-# answers, same node counts; about 20 ms of Python against half a second of loading numba).
+# answers, same node counts).  Measured (bench/connect4.py --startup, load 17-19): a cached
+# compiled start costs ~1.2 CPU-s more than a Python one, and the Python engine solves
+# Connect Four at 25-35 k nodes per CPU-second (break-even ~35 k nodes).  On 156 random
+# positions of our own (8-32 moves played, seed 12) that cost model gives a mean of 0.69
+# CPU-s with 5,000 nodes, 0.71 with 10,000 and 0.78 with 20,000: most positions are either
+# tiny or far beyond any budget, and a budget is lost on every large one.
 PYTHON_FIRST_NODES = 5_000
 MAX_MESSAGE = 500  # characters of an error line
 MAX_SEARCHES = 64  # searches the web app may run at once
@@ -72,8 +78,56 @@ def game_value(game: Game[Any], value: int, solved: bool) -> int:
     return value
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False)
+# builds a new encoder on every call
+_flush_each_line = True  # False while a batch reads stdin through ``_input_lines``
+
+
 def _emit(record: dict[str, Any], as_json: bool, text: str) -> None:
-    print(json.dumps(record, ensure_ascii=False) if as_json else text, flush=True)
+    out = sys.stdout
+    out.write(_JSON.encode(record) if as_json else text)
+    out.write("\n")
+    if _flush_each_line:
+        out.flush()
+
+
+def _input_lines(stream: Any, chunk_size: int = 1 << 16) -> Iterator[str]:
+    """The lines of ``stream`` (stdin), with stdout flushed whenever no more input is at hand
+    rather than after every line: a batch fed a file or a pipe writes its answers in large
+    blocks, and a program that talks to it line by line still gets each answer before it
+    must send the next question.  Undecodable bytes are replaced, as ``_tolerant_streams``
+    does.  A stream without a file descriptor is read line by line, each answer flushed.
+    """
+    global _flush_each_line
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield from stream
+        return
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    pending = ""
+    _flush_each_line = False
+    try:
+        while True:
+            sys.stdout.flush()  # everything answered so far, before waiting for more input
+            chunk = os.read(fd, chunk_size)
+            text = pending + decoder.decode(chunk, final=not chunk)
+            held = ""
+            if "\r" in text:  # universal newlines, as text streams read them
+                if chunk and text.endswith("\r"):  # perhaps the first half of "\r\n"
+                    text, held = text[:-1], "\r"
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            lines = text.split("\n")
+            pending = lines.pop() + held
+            yield from lines
+            if not chunk:
+                break
+        if pending:
+            yield pending
+    finally:
+        _flush_each_line = True
+        sys.stdout.flush()
 
 
 def _moves_text(game: Game[Any], moves: Sequence[Any]) -> list[str]:
@@ -226,27 +280,30 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool 
             result = solve_position(game, weak=weak, engine=engine, observe=watch.follow,
                                     limits=limits, python_first=PYTHON_FIRST_NODES)
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
-    units = (lambda v: v) if weak else (lambda v: game_value(game, v, True))
-    pv_text = _moves_text(game, result.pv)
+    value = result.value if weak else game_value(game, result.value, True)
+    pv_text = [game.move_to_text(m) for m in result.pv]
     best = game.move_to_text(result.best_move) if result.best_move is not None else None
+    stats = result.stats
     record: dict[str, Any] = {
         "game": name, "position": position, "algorithm": "weak" if weak else "exact",
-        "value": units(result.value), "result": result_word(result.value),
+        "value": value, "result": result_word(result.value),
         "best_move": best, "pv": pv_text,
-        "nodes": result.stats.nodes, "leaves": result.stats.leaves, "depth": len(result.pv),
+        "nodes": stats.nodes, "leaves": stats.leaves, "depth": len(pv_text),
         "seconds": round(seconds, 6), "microseconds": int(seconds * 1e6),
     }
     if not result.complete:  # stopped by --time/--nodes: what was proved so far
-        lower, upper = (units(int(str(result.extra[k]))) for k in ("lower", "upper"))
+        lower, upper = (int(str(result.extra[k])) for k in ("lower", "upper"))
+        if not weak:
+            lower, upper = game_value(game, lower, True), game_value(game, upper, True)
         record.update(value=None, result="unknown", lower=lower, upper=upper)
         _emit(record, as_json,
-              f"{position} unknown: between {lower} and {upper} (stopped)"
-              f"{f' best so far {best}' if best else ''} nodes {result.stats.nodes} "
+              "" if as_json else f"{position} unknown: between {lower} and {upper} (stopped)"
+              f"{f' best so far {best}' if best else ''} nodes {stats.nodes} "
               f"us {int(seconds * 1e6)}")
         return
     _emit(record, as_json,
-          f"{position} {record['value']} {record['result']} best {best} "
-          f"pv {' '.join(pv_text)} nodes {result.stats.nodes} us {int(seconds * 1e6)}")
+          "" if as_json else f"{position} {value} {record['result']} best {best} "
+          f"pv {' '.join(pv_text)} nodes {stats.nodes} us {int(seconds * 1e6)}")
 
 
 def _batch_position(name: str, text: str) -> str:
@@ -255,18 +312,18 @@ def _batch_position(name: str, text: str) -> str:
     'MOVES SCORE' lines).  Anything else is returned whole, so that the game refuses it and
     the line is reported: never a guess (an empty head is not the empty board).
     """
-    return _batch_line(name, text)[0]
+    return _batch_line(parser(name), text)[0]
 
 
-def _batch_line(name: str, text: str) -> tuple[str, Game[Any] | None]:
-    """``_batch_position`` and the game it was read as, when reading it whole succeeded
-    (so that a batch parses each line once).
+def _batch_line(parse: Callable[[str], Game[Any]], text: str) -> tuple[str, Game[Any] | None]:
+    """``_batch_position`` and the game it was read as (``parse``: ``games.parser``), when
+    reading it whole succeeded (so that a batch parses each line once).
     """
-    head = text.split(";")[0].strip()
+    head = (text.split(";", 1)[0] if ";" in text else text).strip()
     if not head:
         return text, None
     try:
-        game = load(name, head)
+        game = parse(head)
     except GameError:
         words = head.split()
         if len(words) >= 2 and all(_is_integer(word) for word in words[1:]):
@@ -300,16 +357,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     session = EngineSession(engine=args.engine)
     limits = Limits(nodes=args.nodes, time=args.time)
     unlimited = StopSignal() if limits == Limits() else None  # never fires: one for all
-    for number, line in enumerate(batch(sys.stdin, bar), 1):
+    parse = parser(args.game)
+    for number, line in enumerate(batch(_input_lines(sys.stdin), bar), 1):
         text = line.strip()
         if not text:
             continue
         try:
-            position, game = _batch_line(args.game, text)
+            position, game = _batch_line(parse, text)
             _solve_one(args.game, position, args.weak, args.json, batch=True,
                        engine=args.engine, limits=limits, game=game, session=session,
                        stop=unlimited)
         except GameError as exc:
+            sys.stdout.flush()  # the answers before it come first
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
             status = 2
     return status
@@ -640,7 +699,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                    help="searches that may run at once")
     p.set_defaults(run=lazy("sakiyomi.web.server:run"))
 
-    from sakiyomi.parallel.commands import register as register_book
+    from sakiyomi.parallel.verbs import register as register_book
 
     register_book(sub, ENGINES, _depth)
     for register in extra:

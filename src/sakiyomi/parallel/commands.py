@@ -258,20 +258,6 @@ def _exists(path: str) -> bool:
     return Path(path).is_file()
 
 
-def register(sub: Any, engines: Iterable[str], positive: Callable[[str], int]) -> None:
-    """Add the ``book`` verb to the CLI's subparsers."""
-    p = sub.add_parser("book", help="build or probe a book of solved positions (SQLite)")
-    p.add_argument("action", choices=("build", "probe"))
-    p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("book", help="the book file (a store, as --checkpoint)")
-    p.add_argument("--position", help="the root (build) or the position (probe)")
-    p.add_argument("--depth", type=positive, help="plies below the root to solve")
-    p.add_argument("--workers", type=positive)
-    p.add_argument("--ray", metavar="ADDRESS")
-    p.add_argument("--engine", choices=tuple(engines), default="auto")
-    p.set_defaults(run=_guarded(cmd_book))
-
-
 def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace],
                                                                         int]:
     """``command`` with backend failures reported as bad input (one line, exit 2)."""
@@ -283,6 +269,11 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             raise GameError(str(exc)) from None
 
     return run
+
+
+def run_book(args: argparse.Namespace) -> int:
+    """The ``book`` verb (declared in ``verbs``), backend failures reported as bad input."""
+    return _guarded(cmd_book)(args)
 
 
 def solve_guarded(args: argparse.Namespace, units: Units,

@@ -21,6 +21,7 @@ and when the search returns.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
@@ -105,12 +106,34 @@ class SearchConfig:
     lmr: bool = False  # TacticalMoves + Checks: reduce late quiet moves by a ply, re-search
     lmr_min_depth: int = 3
     lmr_min_moves: int = 3  # the first moves searched are never reduced
+    # 0: reduce by 1 (2 from the 8th move at depth >= 6); > 0: by
+    # ⌊ln(depth)·ln(move number)/lmr_divisor + 0.5⌋ (at least 1), capped at depth - 2 —
+    # the logarithmic rule for wide games (shogi: ~80 moves a node).
+    lmr_divisor: float = 0.0
+    # Late-move pruning (TacticalMoves + Checks): at non-PV nodes not in check with remaining
+    # depth d < len(late_move_counts), quiet moves that give no check are skipped once
+    # late_move_counts[d] moves have been tried (0 or an empty tuple: off).
+    late_move_counts: tuple[int, ...] = ()
     futility: bool = False  # TacticalMoves + Checks: skip quiet moves that cannot reach alpha
     futility_margins: tuple[int, ...] = (0, 200, 450)  # by remaining depth; beyond: no pruning
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
     mate_distance: bool = False
+
+
+def _reduction_table(divisor: float) -> tuple[tuple[int, ...], ...]:
+    """LMR reductions by [depth][move index] for ``SearchConfig.lmr_divisor``: at least one
+    ply, and never below a child depth of 1.
+    """
+    table = []
+    for depth in range(64):
+        row = []
+        for index in range(64):
+            raw = math.log(max(depth, 1)) * math.log(max(index, 1)) / divisor + 0.5
+            row.append(max(1, min(int(raw), depth - 2)) if depth >= 2 else 1)
+        table.append(tuple(row))
+    return tuple(table)
 
 
 class Searcher(Generic[M]):
@@ -251,8 +274,10 @@ class Searcher(Generic[M]):
         lmr_min_depth = config.lmr_min_depth
         futility = config.futility and tactical is not None
         margins = config.futility_margins
-        selective = extend or lmr or futility
-        pruning = nuller is not None or futility
+        late_counts = config.late_move_counts if tactical is not None else ()
+        reductions = _reduction_table(config.lmr_divisor) if config.lmr_divisor > 0 else None
+        selective = extend or lmr or futility or bool(late_counts)
+        pruning = nuller is not None or futility or bool(late_counts)
         needs_check = (selective or nuller is not None) and checks is not None
         # The TT move is tried before the others are ordered (their hints computed) when the
         # order of the others cannot change meanwhile: no history (credited below), no
@@ -414,6 +439,7 @@ class Searcher(Generic[M]):
             # futility.
             in_check = checks.in_check() if needs_check and checks is not None else False
             futile: int | None = None
+            late = 0  # late-move pruning: quiet moves from this index on are skipped
             if pruning and not pv_node and not in_check and ply > 0:
                 cut = null_move_cut(depth, beta, ply, key, via)
                 if cut is not None:
@@ -421,6 +447,8 @@ class Searcher(Generic[M]):
                         tracer.leave(ply, cut, lower)
                     return cut
                 futile = futile_value(depth, alpha)
+                if depth < len(late_counts) and not is_decisive(alpha):
+                    late = late_counts[depth]
 
             # 4. Move ordering; the TT move may be tried before the rest are ordered.
             moves = moves_of()
@@ -448,7 +476,7 @@ class Searcher(Generic[M]):
                 new_depth = depth - 1
                 reduction = 0
                 if selective:  # extensions and reductions; plays the move unless futile
-                    plan = play_selective(move, i, depth, ply, in_check, futile)
+                    plan = play_selective(move, i, depth, ply, in_check, futile, late)
                     if plan is None:
                         if futile is not None and futile > best:  # cannot reach alpha: a bound
                             best = futile
@@ -586,10 +614,11 @@ class Searcher(Generic[M]):
             return static if static <= alpha else None
 
         def play_selective(move: M, i: int, depth: int, ply: int, in_check: bool,
-                           futile: int | None) -> tuple[int, int] | None:
+                           futile: int | None, late: int) -> tuple[int, int] | None:
             """Play ``move`` and return (child depth, reduction): a move that gives check is
             extended a ply (up to twice the root depth); a late quiet move is reduced (LMR)
-            or, at a futile node, skipped: then it is taken back and None returned.
+            or, at a futile node or from the ``late``-th move on (late-move pruning, 0: off),
+            skipped: then it is taken back and None returned.
             """
             nonlocal horizon
             assert checks is not None
@@ -603,12 +632,14 @@ class Searcher(Generic[M]):
                 return depth, 0
             if not quiet or gives_check or i == 0:
                 return depth - 1, 0
-            if futile is not None:
+            if futile is not None or (late and i >= late):
                 undo()
                 horizon = True
                 return None
             if (lmr and not in_check and i >= lmr_min_moves and depth >= lmr_min_depth
                     and move not in orderer.killers[ply]):
+                if reductions is not None:
+                    return depth - 1, reductions[min(depth, 63)][min(i, 63)]
                 return depth - 1, 1 if i < 8 or depth < 6 else 2
             return depth - 1, 0
 

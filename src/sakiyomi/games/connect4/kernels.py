@@ -223,10 +223,18 @@ def k_search_moves(state: tuple[Any, Any, int], out: Any, base: int) -> int:
         wins = k_nonlosing(state)
         if not wins:
             wins = possible
+    return k_write_columns(wins, out, base)
+
+
+@kernel
+def k_write_columns(cells: Any, out: Any, base: int) -> int:
+    """The columns holding a cell of ``cells``, centre first, written at ``out[base:]``;
+    returns how many.
+    """
     count = 0
     for i in range(WIDTH):
         col = ORDER[i]
-        if wins & COLUMN[col]:
+        if cells & COLUMN[col]:
             out[base + count] = col
             count += 1
     return count
@@ -249,6 +257,42 @@ def k_bounds(state: tuple[Any, Any, int], ply: int) -> tuple[int, int]:
     if n >= CELLS - 2:
         return 0, 0
     return -((CELLS - 2 - n) // 2), (CELLS - 1 - n) // 2
+
+
+HAS_BOUNDS_MOVES = True
+
+
+@kernel
+def k_bounds_moves(state: tuple[Any, Any, int], ply: int, out: Any,
+                   base: int) -> tuple[int, int, int]:
+    """``k_bounds`` and, when the value stays open, ``k_search_moves`` in one pass (the
+    template's hook below the root): the opponent's winning cells computed once, where the
+    two kernels computed them twice.  Returns (lo, hi, count), count -1 when no moves were
+    written.
+
+    Two plies or more below the root, the side to move cannot win at once: the node above
+    was left open by this kernel, so its moves were the non-losing ones (Pons's solver relies
+    on the same fact).  Only at ply 1 (the root's moves may all lose) is that checked, which
+    saves the mover's winning cells at nearly every node; the answers are k_bounds's.
+    """
+    cur, mask, n = state
+    possible = k_possible(mask)
+    if ply <= 1 and k_winning_cells(cur, mask) & possible:
+        v = (CELLS + 1 - n) // 2
+        return v, v, -1
+    threats = k_winning_cells(cur ^ mask, mask)  # k_nonlosing, inlined
+    forced = possible & threats
+    moves = possible
+    if forced:
+        moves = ZERO if forced & (forced - ONE) else forced
+    moves &= ~(threats >> ONE)
+    if not moves:
+        v = -((CELLS - n) // 2)
+        return v, v, -1
+    if n >= CELLS - 2:
+        return 0, 0, -1
+    count = k_write_columns(moves, out, base)
+    return -((CELLS - 2 - n) // 2), (CELLS - 1 - n) // 2, count
 
 
 @kernel
