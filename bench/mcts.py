@@ -11,8 +11,9 @@
    (``MCTSConfig(reward="result")``: UCT with c = √2, solver on, one random playout per
    simulation) against OpenSpiel 2.0.2's ``open_spiel.python.algorithms.mcts.MCTSBot`` with
    the same settings (``RandomRolloutEvaluator(n_rollouts=1)``, ``solve=True``), run side by
-   side and alternated, medians of ``--repeats``.  OpenSpiel is installed by this script into
-   a scratch environment (``~/.cache/sakiyomi/openspiel-venv``); it is not a dependency.
+   side and alternated, medians of ``--repeats``.  OpenSpiel is installed into the peers'
+   scratch environment (``bench/peers.py``: ``~/.cache/sakiyomi/peers-venv``); it is not a
+   dependency.
 
 Prints one JSON line per measurement; ``--markdown FILE`` also writes the tables (the
 tutorial page 11 includes ``bench/results/mcts/summary.md``).  The machine's load (``uptime``)
@@ -36,6 +37,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+# The repository root on the path (for bench.peers) when this file is run as a script.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.peers import peer_python
 from sakiyomi.agents import MCTSAgent, SearchAgent
 from sakiyomi.engines import mcts_for
 from sakiyomi.game import Game, Player
@@ -43,8 +48,6 @@ from sakiyomi.games import load
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.mcts import MCTSConfig
 
-VENV = Path.home() / ".cache" / "sakiyomi" / "openspiel-venv"
-OPENSPIEL = "open-spiel==2.0.2"
 GAMES = {"tictactoe": ("tictactoe", "start", 0, "tic_tac_toe"),
          "connect4": ("connect4", "", 2, "connect_four"),
          "othello": ("othello", "start", 4, "othello")}  # name, start, opening plies, OpenSpiel
@@ -156,18 +159,6 @@ print(json.dumps({"simulations": sims, "cpu": time.process_time() - start}))
 """
 
 
-def openspiel_python() -> Path:
-    """The scratch environment's interpreter, with OpenSpiel installed once."""
-    python = VENV / "bin" / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    probe = subprocess.run([str(python), "-c", "import pyspiel"], capture_output=True)
-    if probe.returncode != 0:
-        print(f"installing {OPENSPIEL} into {VENV} (once)", file=sys.stderr, flush=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", OPENSPIEL], check=True)
-    return python
-
-
 def theirs(python: Path, game: str, sims: int, seed: int) -> float:
     out = subprocess.run([str(python), "-c", OPENSPIEL_SCRIPT, game, str(sims), str(seed)],
                          capture_output=True, text=True, check=True)
@@ -258,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.only:
                 emit(match(name, args.games, seconds, args.seed))
     if args.speed:
-        python = openspiel_python()
+        python = peer_python()
         sims = {"tictactoe": (20000, 4000), "connect4": (20000, 2000),
                 "othello": (10000, 400)}
         for name in args.only:
