@@ -181,6 +181,25 @@ def ours_shipped(position: str, depth: int) -> tuple[int, int, float]:
     return result.stats.nodes, result.value, time.process_time() - start
 
 
+def same_tree_record(peer: str, tree: str, position: str, depth: int, ours: tuple[int, int],
+                     ours_cpu: list[float], record: dict[str, Any], their_cpu: list[float],
+                     repeats: int) -> dict[str, Any]:
+    """One "same tree" line: our (nodes, value) and CPU times beside the ``peer``'s record and
+    CPU times on the same position, medians, and the nodes-per-second ratio.
+    """
+    ours_n, ours_v = ours
+    theirs_n = record["nodes"]
+    a, b = median(ours_cpu), median(their_cpu)
+    return {
+        "tree": tree, "position": position or "start", "depth": depth, "nodes_ours": ours_n,
+        f"nodes_{peer}": theirs_n, "same_tree": ours_n == theirs_n,
+        "value_ours": ours_v, f"value_{peer}": record["value"],
+        "cpu_ours": round(a, 5), f"cpu_{peer}": round(b, 5),
+        "nps_ours": round(ours_n / a), f"nps_{peer}": round(theirs_n / b),
+        "nps_ratio": round((ours_n / a) / (theirs_n / b), 3),
+        "repeats": repeats, "load": load_average()}
+
+
 def load_average() -> str:
     return os.popen("uptime").read().strip().split("load average:")[-1].strip()
 
@@ -226,18 +245,10 @@ def main() -> None:
             spiel_cpu[p] += record["cpu"]
             spiel[p] = record
     for p in positions:
-        ours_n, ours_v = plain_nodes[p]
-        theirs_n = spiel[p]["nodes"]
-        a, b = median(plain[p]), median(spiel_cpu[p])
-        print(json.dumps({
-            "tree": "same as OpenSpiel (no table, ascending columns, eval 0, ±1)",
-            "position": p or "start", "depth": depth, "nodes_ours": ours_n,
-            "nodes_openspiel": theirs_n, "same_tree": ours_n == theirs_n,
-            "value_ours": ours_v, "value_openspiel": spiel[p]["value"],
-            "cpu_ours": round(a, 5), "cpu_openspiel": round(b, 5),
-            "nps_ours": round(ours_n / a), "nps_openspiel": round(theirs_n / b),
-            "nps_ratio": round((ours_n / a) / (theirs_n / b), 3),
-            "repeats": args.repeats, "load": load_average()}), flush=True)
+        print(json.dumps(same_tree_record(
+            "openspiel", "same as OpenSpiel (no table, ascending columns, eval 0, ±1)", p,
+            depth, plain_nodes[p], plain[p], spiel[p], spiel_cpu[p], args.repeats)),
+            flush=True)
     for p in positions:
         ours_n, ours_v = shipped_nodes[p]
         a, b = median(shipped[p]), median(spiel_cpu[p])
@@ -266,19 +277,10 @@ def main() -> None:
                 easy_cpu[p] += record["cpu"]
                 easy[p] = record
         for p in positions:
-            ours_n, ours_v = graded_nodes[p]
-            theirs_n = easy[p]["nodes"]
-            a, b = median(graded[p]), median(easy_cpu[p])
-            print(json.dumps({
-                "tree": "same as easyAI (no table, ascending columns, eval 0, quicker wins "
-                        "higher)",
-                "position": p or "start", "depth": depth, "nodes_ours": ours_n,
-                "nodes_easyai": theirs_n, "same_tree": ours_n == theirs_n,
-                "value_ours": ours_v, "value_easyai": easy[p]["value"],
-                "cpu_ours": round(a, 5), "cpu_easyai": round(b, 5),
-                "nps_ours": round(ours_n / a), "nps_easyai": round(theirs_n / b),
-                "nps_ratio": round((ours_n / a) / (theirs_n / b), 3),
-                "repeats": args.easyai_repeats, "load": load_average()}), flush=True)
+            print(json.dumps(same_tree_record(
+                "easyai", "same as easyAI (no table, ascending columns, eval 0, quicker wins "
+                "higher)", p, depth, graded_nodes[p], graded[p], easy[p], easy_cpu[p],
+                args.easyai_repeats)), flush=True)
     print(json.dumps({"load_after": load_average()}), flush=True)
 
 
