@@ -281,7 +281,7 @@ def _solve_one(name: str, position: str, weak: bool, as_json: bool, batch: bool 
                                     limits=limits, python_first=PYTHON_FIRST_NODES)
     seconds = min(result.seconds, time.perf_counter() - start)  # the solve itself
     value = result.value if weak else game_value(game, result.value, True)
-    pv_text = [game.move_to_text(m) for m in result.pv]
+    pv_text = _moves_text(game, result.pv)
     best = game.move_to_text(result.best_move) if result.best_move is not None else None
     stats = result.stats
     record: dict[str, Any] = {
