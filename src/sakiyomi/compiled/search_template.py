@@ -35,6 +35,7 @@ from sakiyomi.compiled.kernel_api import (
     MAX_MOVES,
     MOVE_LIMIT,
     PLY_LIMIT,
+    PREFETCH_CHILDREN,
     TWO_BOUNDS,
     Mem,
     State,
@@ -52,6 +53,7 @@ from sakiyomi.compiled.kernel_api import (
     k_play,
     k_search_moves,
     kernel,
+    prefetch,
 )
 from sakiyomi.ordering import HINT_SCALE, KILLER_BONUS, TT_BONUS
 from sakiyomi.score import INF, MAX_PLY, SOLVED, WIN, WIN_BOUND
@@ -251,6 +253,14 @@ def t_order(state: State, mem: Mem, ply: int, count: int, tt_move: int) -> None:
 
 
 @kernel
+def t_prefetch(state: State, mem: Mem, tt: Table, base: int, count: int) -> None:
+    """Prefetch the table slot of each child of the moves at ``mem[base:]`` (PREFETCH_CHILDREN)."""
+    mask = _np.uint64(mem[C_MASK])
+    for i in range(count):
+        prefetch(tt, SLOT * I64(k_key(k_play(state, mem[base + i])) & mask))
+
+
+@kernel
 def t_etc(state: State, depth: int, beta: int, ply: int, mem: Mem, tt: Table, base: int,
           count: int) -> int:
     """Enhanced transposition cut-off: look up each child of the moves at ``mem[base:]``; when
@@ -336,6 +346,9 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
             alpha = lo
         if hi < beta:
             beta = hi
+    # 1c. The children's table slots asked for now, so that their misses overlap (a hint).
+    if PREFETCH_CHILDREN and count > 0 and mem[F_TT]:
+        t_prefetch(state, mem, tt, base, count)
 
     # 2. Transposition table: a cut-off, or at least a move to try first.
     tt_move = -1

@@ -50,6 +50,7 @@ import numpy as np
 from numba import njit
 kernel = njit(cache=True, nogil=True)
 U = np.uint64
+from sakiyomi.compiled.prefetch import prefetch
 """
 
 HEADER_PLAIN = """\
@@ -57,6 +58,8 @@ from __future__ import annotations
 from typing import Any
 def kernel(function):
     return function
+def prefetch(table, index):
+    pass
 U = int
 """
 

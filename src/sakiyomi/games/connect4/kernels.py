@@ -260,6 +260,7 @@ def k_bounds(state: tuple[Any, Any, int], ply: int) -> tuple[int, int]:
 
 
 HAS_BOUNDS_MOVES = True
+PREFETCH_CHILDREN = True  # the solver's table (256 MiB) is 8x the cache: every probe misses
 
 
 @kernel
