@@ -59,7 +59,16 @@ class Connect4:
         # The kernels play, undo and outcome call per node, bound once (no module look-ups).
         self._k_play = self.k.k_play
         self._k_aligned = self.k.k_aligned
+        self._k_winning_cells = self.k.k_winning_cells
         self._cells = width * height
+        self._bottom = int(self.k.BOTTOM)
+        self._board = int(self.k.BOARD)
+        self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
+        self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
+        # The threats of one state (``_threats``), kept until the state changes: the Python
+        # Searcher asks value_bounds, search_moves and evaluate of the same node in turn.
+        self._threats_of: tuple[int, int, int] | None = None
+        self._threats_memo = (0, 0, 0)
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -93,8 +102,11 @@ class Connect4:
         return Outcome(self.to_move.other, "four in a row", -value)
 
     def evaluate(self) -> int:
-        value: int = self.k.k_evaluate(self._state)
-        return value
+        """``k_evaluate``: own minus opposing winning cells (``_threats``, popcounts by
+        ``int.bit_count``).
+        """
+        _, own, theirs = self._threats()
+        return own.bit_count() - theirs.bit_count()
 
     def key(self) -> int:
         return int(self.k.k_key(self._state))
@@ -140,17 +152,53 @@ class Connect4:
         return score
 
     def value_bounds(self, ply: int) -> tuple[int, int]:
-        lo, hi = self.k.k_bounds(self._state, ply)
-        return int(lo), int(hi)
+        """``k_bounds`` (Pons's: a win at once, every move losing, two cells or fewer left),
+        from the state's ``_threats``.
+        """
+        possible, own, theirs = self._threats()
+        n = self._state[2]
+        cells = self._cells
+        if own & possible:
+            v = (cells + 1 - n) // 2
+            return v, v
+        if not _nonlosing(possible, theirs):
+            v = -((cells - n) // 2)
+            return v, v
+        if n >= cells - 2:
+            return 0, 0
+        return -((cells - 2 - n) // 2), (cells - 1 - n) // 2
 
     def search_moves(self) -> Sequence[int]:
-        count = self.k.k_search_moves(self._state, self._buf, 0)
-        return self._buf[:count]
+        """``k_search_moves`` (winning moves, else those that do not lose at once, else all),
+        centre first, from the state's ``_threats``.
+        """
+        possible, own, theirs = self._threats()
+        cells = own & possible or _nonlosing(possible, theirs) or possible
+        return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
+        """``k_hint`` of each move: the mover's winning cells once the stone is in."""
+        cur, mask, _ = self._state
+        winning_cells = self._k_winning_cells
+        bottom = self._bottom_cells
+        return [winning_cells(cur | ((mask + bottom[m]) & ~mask), mask).bit_count()
+                for m in moves]
+
+    def _threats(self) -> tuple[int, int, int]:
+        """(playable cells, the mover's winning cells, the opponent's) of the current state:
+        computed once per state (the memo is keyed by the state tuple's identity, which
+        play and undo replace), where the kernels computed them again for each question.
+        """
         state = self._state
-        hint = self.k.k_hint
-        return [hint(state, m) for m in moves]
+        if state is self._threats_of:
+            return self._threats_memo
+        cur, mask, _ = state
+        winning_cells = self._k_winning_cells
+        memo = ((mask + self._bottom) & self._board, winning_cells(cur, mask),
+                winning_cells(cur ^ mask, mask))
+        self._threats_of = state
+        self._threats_memo = memo
+        return memo
 
     def rollout_move(self, rng: Random) -> int:
         """Playout policy (``RolloutPolicy``): a random one of ``search_moves`` (a win at once
@@ -209,6 +257,18 @@ class Connect4:
             rows.append(" ".join(cells))
         rows.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(rows)
+
+
+def _nonlosing(possible: int, threats: int) -> int:
+    """``k_nonlosing``: the playable cells that do not hand the opponent (winning cells
+    ``threats``) an immediate win; 0 if none.
+    """
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return 0  # two threats to parry at once: every move loses
+        possible = forced
+    return possible & ~(threats >> 1)
 
 
 def from_position(name: str, text: str) -> Connect4:
