@@ -25,6 +25,8 @@ from sakiyomi.games.connect4 import kernels as default_kernels
 from sakiyomi.inputs import parse_int, shown
 
 KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
+_KEY_MIX = int(default_kernels.KEY_MIX)
+_WORD = (1 << 64) - 1
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*:(.*)$", re.S)
 MAX_SIDE = 64
 LIMITS = "boards with width x (height + 1) <= 64 (7x6 by default); at most one move per cell"
@@ -55,15 +57,18 @@ class Connect4:
         self.k: Any = kernels_for(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        self._buf = [0] * width
-        # The kernels play, undo and outcome call per node, bound once (no module look-ups).
-        self._k_play = self.k.k_play
+        # What the per-node methods use, bound once (no module look-ups): the kernels
+        # outcome and the threats call, and the board's constants as Python ints for the
+        # methods that do the kernels' few bit operations themselves (play, key, moves).
+        self._push = self._past.append
+        self._pop = self._past.pop
         self._k_aligned = self.k.k_aligned
         self._k_winning_cells = self.k.k_winning_cells
         self._cells = width * height
         self._bottom = int(self.k.BOTTOM)
         self._board = int(self.k.BOARD)
         self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
+        self._tops = tuple((int(self.k.TOP_CELL[c]), c) for c in self.k.ORDER)
         self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
         # The threats of one state (``_threats``), kept until the state changes: the Python
         # Searcher asks value_bounds, search_moves and evaluate of the same node in turn.
@@ -77,16 +82,23 @@ class Connect4:
         return Player(self._state[2] % 2)
 
     def legal_moves(self) -> Sequence[int]:
-        count = self.k.k_legal_moves(self._state, self._buf, 0)
-        return self._buf[:count]
+        """``k_legal_moves``: the columns not full, centre first; none once the game is over."""
+        cur, mask, n = self._state
+        if n >= self._cells or self._k_aligned(cur ^ mask):
+            return []
+        return [col for top, col in self._tops if not mask & top]
 
     def play(self, move: int) -> None:
+        """``k_play``: the stone lands on the column's lowest empty cell (``mask`` plus the
+        column's bottom cell carries up to it, Pons's trick); the other side is to move.
+        """
         state = self._state
-        self._past.append(state)
-        self._state = self._k_play(state, move)
+        self._push(state)
+        cur, mask, n = state
+        self._state = (cur ^ mask, mask | (mask + self._bottom_cells[move]), n + 1)
 
     def undo(self) -> None:
-        self._state = self._past.pop()
+        self._state = self._pop()
 
     def outcome(self) -> Outcome | None:
         cur, mask, n = self._state
@@ -109,12 +121,18 @@ class Connect4:
         return own.bit_count() - theirs.bit_count()
 
     def key(self) -> int:
-        return int(self.k.k_key(self._state))
+        """``k_key``: the perfect key ``cur + mask + bottom``, mixed (an odd factor mod 2**64,
+        then the high half xored down) so that its low bits, the table slot, depend on every
+        cell.
+        """
+        cur, mask, _ = self._state
+        m = ((cur + mask + self._bottom) * _KEY_MIX) & _WORD
+        return m ^ (m >> 32)
 
     def copy(self) -> Self:
         clone = type(self)(self.width, self.height)
         clone._state = self._state
-        clone._past = list(self._past)
+        clone._past.extend(self._past)
         return clone
 
     @property
@@ -332,7 +350,8 @@ def _replay(game: Connect4, moves: str) -> bool:
     if k.k_aligned(cur) or (n and k.k_aligned(mover ^ last)):
         return False
     game._state = (cur, mask, n)
-    game._past = past  # moves_played is read off these states
+    game._past.extend(past)  # moves_played is read off these states (play and undo hold
+    # the list's bound methods: filled in place)
     return True
 
 
