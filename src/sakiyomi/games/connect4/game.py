@@ -27,6 +27,7 @@ from sakiyomi.inputs import parse_int, shown
 KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
 _KEY_MIX = int(default_kernels.KEY_MIX)
 _WORD = (1 << 64) - 1
+_MEMO_LIMIT = 1 << 14  # states whose threats and hints a game keeps (a few MB)
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*:(.*)$", re.S)
 MAX_SIDE = 64
 LIMITS = "boards with width x (height + 1) <= 64 (7x6 by default); at most one move per cell"
@@ -70,10 +71,9 @@ class Connect4:
         self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
         self._tops = tuple((int(self.k.TOP_CELL[c]), c) for c in self.k.ORDER)
         self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
-        # The threats of one state (``_threats``), kept until the state changes: the Python
-        # Searcher asks value_bounds, search_moves and evaluate of the same node in turn.
-        self._threats_of: tuple[int, int, int] | None = None
-        self._threats_memo = (0, 0, 0)
+        # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
+        self._facts: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self._hints: dict[tuple[int, int, int], list[int]] = {}
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -195,28 +195,46 @@ class Connect4:
         return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
-        """``k_hint`` of each move: the mover's winning cells once the stone is in."""
-        cur, mask, _ = self._state
-        winning_cells = self._k_winning_cells
-        bottom = self._bottom_cells
-        return [winning_cells(cur | ((mask + bottom[m]) & ~mask), mask).bit_count()
-                for m in moves]
-
-    def _threats(self) -> tuple[int, int, int]:
-        """(playable cells, the mover's winning cells, the opponent's) of the current state:
-        computed once per state (the memo is keyed by the state tuple's identity, which
-        play and undo replace), where the kernels computed them again for each question.
+        """``k_hint`` of each move: the mover's winning cells once the stone is in (each
+        computed once per state and column, see ``_threats``).
         """
         state = self._state
-        if state is self._threats_of:
-            return self._threats_memo
-        cur, mask, _ = state
-        winning_cells = self._k_winning_cells
-        memo = ((mask + self._bottom) & self._board, winning_cells(cur, mask),
-                winning_cells(cur ^ mask, mask))
-        self._threats_of = state
-        self._threats_memo = memo
-        return memo
+        known = self._hints.get(state)
+        if known is None:
+            known = self._hints[state] = [-1] * self.width
+            if len(self._hints) > _MEMO_LIMIT:
+                self._hints.clear()
+                self._hints[state] = known
+        hints = [known[m] for m in moves]
+        if -1 in hints:
+            cur, mask, _ = state
+            winning_cells = self._k_winning_cells
+            bottom = self._bottom_cells
+            for i, m in enumerate(moves):
+                if hints[i] < 0:
+                    cell = (mask + bottom[m]) & ~mask
+                    hints[i] = known[m] = winning_cells(cur | cell, mask).bit_count()
+        return hints
+
+    def _threats(self) -> tuple[int, int, int]:
+        """(playable cells, the mover's winning cells, the opponent's) of the current state.
+
+        The Python Searcher asks value_bounds, search_moves and evaluate of a node in turn,
+        and iterative deepening visits most nodes again at each depth: each state's threats
+        are computed once and kept in a bounded memo (cleared when it holds ``_MEMO_LIMIT``
+        states), where the kernels computed them again for every question.
+        """
+        state = self._state
+        facts = self._facts.get(state)
+        if facts is None:
+            cur, mask, _ = state
+            winning_cells = self._k_winning_cells
+            facts = ((mask + self._bottom) & self._board, winning_cells(cur, mask),
+                     winning_cells(cur ^ mask, mask))
+            if len(self._facts) >= _MEMO_LIMIT:
+                self._facts.clear()
+            self._facts[state] = facts
+        return facts
 
     def rollout_move(self, rng: Random) -> int:
         """Playout policy (``RolloutPolicy``): a random one of ``search_moves`` (a win at once
