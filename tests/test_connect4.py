@@ -167,8 +167,9 @@ def test_fused_bounds_and_moves_equal_the_two_kernels(width: int, height: int) -
 @pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 6)])
 def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) -> None:
     """The Python game's value_bounds, search_moves, evaluate and move_hints (computed from
-    one memo of the state's threats) against the kernels the compiled engine runs, on the
-    positions of random games, asked in varying order and again after an undo."""
+    memos of each state's threats and hints) against the kernels the compiled engine runs, on
+    the positions of random games, asked in varying order and again after an undo; and the
+    final position's terminal_value, just after outcome() and asked cold."""
     rng = random.Random(width * 7 + height)
     asked = 0
     for _ in range(60):
@@ -196,6 +197,9 @@ def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) ->
                 game.undo()
                 assert game.evaluate() == k.k_evaluate(state)
                 game.play(rng.choice(moves))
+        final = k.k_outcome(game.kernel_state(), 0)[1]
+        assert game.terminal_value(0) == final  # just after outcome() found the end
+        assert game.copy().terminal_value(0) == final  # asked cold
     assert asked > 300
 
 

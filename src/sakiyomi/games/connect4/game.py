@@ -27,6 +27,7 @@ from sakiyomi.inputs import parse_int, shown
 KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
 _KEY_MIX = int(default_kernels.KEY_MIX)
 _WORD = (1 << 64) - 1
+_BOARD_FULL = Outcome(None, "board full")
 _MEMO_LIMIT = 1 << 14  # states whose threats and hints a game keeps (a few MB)
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*:(.*)$", re.S)
 MAX_SIDE = 64
@@ -71,6 +72,11 @@ class Connect4:
         self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
         self._tops = tuple((int(self.k.TOP_CELL[c]), c) for c in self.k.ORDER)
         self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
+        # The outcome of a four made with the n-th stone, by n (Pons's score as the margin).
+        self._endings = [Outcome(Player((n + 1) % 2), "four in a row", (self._cells + 2 - n) // 2)
+                         for n in range(self._cells + 1)]
+        # The last state outcome() found finished, and its value for the side to move.
+        self._finished: tuple[tuple[int, int, int] | None, int] = (None, 0)
         # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
         self._facts: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self._hints: dict[tuple[int, int, int], list[int]] = {}
@@ -101,17 +107,18 @@ class Connect4:
         self._state = self._pop()
 
     def outcome(self) -> Outcome | None:
-        cur, mask, n = self._state
-        # k_outcome's test (four in a row for the side that just moved, or a full board),
-        # asked directly so that the common case, a game going on, builds no tuple.
-        if n < self._cells and not self._k_aligned(cur ^ mask):
+        """``k_outcome``: four in a row for the side that just moved, or a full board.  The
+        outcomes are made once per board (``_endings``), and a finished state is remembered
+        with its value for ``terminal_value``, which the search asks next.
+        """
+        state = self._state
+        cur, mask, n = state
+        four = self._k_aligned(cur ^ mask)
+        if not four and n < self._cells:
             return None
-        finished, value = self.k.k_outcome(self._state, 0)
-        if not finished:
-            return None
-        if value == 0:
-            return Outcome(None, "board full")
-        return Outcome(self.to_move.other, "four in a row", -value)
+        ending = self._endings[n] if four else _BOARD_FULL
+        self._finished = state, -ending.margin
+        return ending
 
     def evaluate(self) -> int:
         """``k_evaluate``: own minus opposing winning cells (``_threats``, popcounts by
@@ -159,7 +166,9 @@ class Connect4:
 
     def terminal_value(self, ply: int) -> int:
         """Pons's score of a finished position for the side to move (ply-independent)."""
-        value: int = self.k.k_outcome(self._state, ply)[1]
+        state, value = self._finished
+        if state is not self._state:  # not the state outcome() has just found finished
+            value = self.k.k_outcome(self._state, ply)[1]
         return value
 
     def score_bounds(self) -> tuple[int, int]:
