@@ -3,7 +3,12 @@
 Every rule (moves, wins, keys, hints, Pons's shortcuts) is a kernel of
 ``sakiyomi.games.connect4.kernels`` (bitboard layout drawn there); this class keeps the state and
 the history for play/undo and converts at the edges.  The compiled solver runs the same
-kernels under numba (``sakiyomi.compiled.template``).
+kernels under numba (``sakiyomi.compiled.template``).  The methods the Python search calls at
+every node (play, key, legal_moves, value_bounds, search_moves, evaluate, move_hints) do the
+kernels' few bit operations on Python ints themselves around the two costly kernels they call
+(``k_aligned``, ``k_winning_cells``), and keep each state's threats and hints in bounded memos
+(issue 12: the kernels' calls, tuples and repeated threat scans were most of a node's cost);
+tests check their answers against the kernels on random games.
 
 POSITION (DESIGN.md §8): Pons's notation, the columns played, ``1`` = leftmost; ``start`` or
 the empty string is the empty board.  A prefix ``WxH:`` picks another board size (any with
