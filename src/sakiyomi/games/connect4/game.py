@@ -85,6 +85,7 @@ class Connect4:
         # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
         self._facts: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self._hints: dict[tuple[int, int, int], list[int]] = {}
+        self._ahead: dict[tuple[int, int, int], int] = {}  # children's opposing threats
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -209,8 +210,14 @@ class Connect4:
         return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
-        """``k_hint`` of each move: the mover's winning cells once the stone is in (each
-        computed once per state and column, see ``_threats``).
+        """``k_hint`` of each move: the mover's winning cells once the stone is in, each
+        computed once per state and column.
+
+        The hint is the child's opposing threats (``_threats`` of the position after the
+        move: the mover's winning cells with the new stone, the cell itself now taken) plus
+        that cell if it was one of the mover's winning cells already (a cell's own stone
+        never completes a line through it).  So the child's opposing threats are kept for
+        ``_threats`` (``_ahead``): a child the search then visits needs only its own.
         """
         state = self._state
         known = self._hints.get(state)
@@ -221,13 +228,19 @@ class Connect4:
                 self._hints[state] = known
         hints = [known[m] for m in moves]
         if -1 in hints:
-            cur, mask, _ = state
+            cur, mask, n = state
+            own = self._threats()[1]
             winning_cells = self._k_winning_cells
             bottom = self._bottom_cells
+            ahead = self._ahead
+            if len(ahead) > _MEMO_LIMIT:
+                ahead.clear()
             for i, m in enumerate(moves):
                 if hints[i] < 0:
                     cell = (mask + bottom[m]) & ~mask
-                    hints[i] = known[m] = winning_cells(cur | cell, mask).bit_count()
+                    theirs = winning_cells(cur | cell, mask | cell)
+                    ahead[(cur ^ mask, mask | cell, n + 1)] = theirs  # the child's state
+                    hints[i] = known[m] = theirs.bit_count() + (1 if own & cell else 0)
         return hints
 
     def _threats(self) -> tuple[int, int, int]:
@@ -236,15 +249,18 @@ class Connect4:
         The Python Searcher asks value_bounds, search_moves and evaluate of a node in turn,
         and iterative deepening visits most nodes again at each depth: each state's threats
         are computed once and kept in a bounded memo (cleared when it holds ``_MEMO_LIMIT``
-        states), where the kernels computed them again for every question.
+        states), where the kernels computed them again for every question.  The opponent's
+        may have been worked out already, by the parent's ``move_hints``.
         """
         state = self._state
         facts = self._facts.get(state)
         if facts is None:
             cur, mask, _ = state
             winning_cells = self._k_winning_cells
-            facts = ((mask + self._bottom) & self._board, winning_cells(cur, mask),
-                     winning_cells(cur ^ mask, mask))
+            theirs = self._ahead.pop(state, None)
+            if theirs is None:
+                theirs = winning_cells(cur ^ mask, mask)
+            facts = ((mask + self._bottom) & self._board, winning_cells(cur, mask), theirs)
             if len(self._facts) >= _MEMO_LIMIT:
                 self._facts.clear()
             self._facts[state] = facts
