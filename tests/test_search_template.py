@@ -108,6 +108,34 @@ def test_optional_hooks_default_off_and_a_game_replaces_them() -> None:
     assert othello.k_leaf_solve.__code__.co_filename.endswith(str(Path("othello", "kernels.py")))
 
 
+def test_prefetch_is_a_hint_in_compiled_code_and_a_no_op_in_plain_python() -> None:
+    """The header's ``prefetch`` compiles to LLVM's prefetch instruction and changes nothing
+    (any index, even past the end: a prefetch never faults); Connect Four turns the hook on,
+    the default leaves it off; the plain build's prefetch does nothing.
+    """
+    numba = pytest.importorskip("numba")
+    import numpy as np
+
+    from sakiyomi.compiled.prefetch import prefetch
+
+    def touched_py(table: Any, far: int) -> int:
+        total = 0
+        for i in range(len(table)):
+            prefetch(table, i)
+            prefetch(table, far)
+            total += int(table[i])
+        return total
+
+    touched: Any = numba.njit(cache=False)(touched_py)
+
+    table = np.arange(64, dtype=np.uint64)
+    assert touched(table, 1 << 40) == 64 * 63 // 2
+    assert "prefetch" in touched.inspect_asm(touched.signatures[0])
+    assert not kernel_api.PREFETCH_CHILDREN
+    c4 = plain_connect4()
+    assert c4.PREFETCH_CHILDREN and c4.prefetch(table, 3) is None
+
+
 def test_plain_and_compiled_sources_differ_only_in_the_header() -> None:
     plain = source(CONNECT4, SMALL, compiled=False)
     fast = source(CONNECT4, SMALL, compiled=True)

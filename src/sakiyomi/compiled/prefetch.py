@@ -9,7 +9,8 @@ Nothing here changes a result: the search only runs faster when its table misses
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from numba.core import cgutils, config, types
 from numba.extending import intrinsic
@@ -38,4 +39,5 @@ def _prefetch(typingctx: Any, table: Any, index: Any) -> Any:
     return types.void(table, index), codegen
 
 
-prefetch = _noop if getattr(config, "DISABLE_JIT", False) else _prefetch
+prefetch: Callable[[Any, int], None] = (
+    _noop if getattr(config, "DISABLE_JIT", False) else cast(Any, _prefetch))
