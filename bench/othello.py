@@ -80,6 +80,8 @@ VARIANTS = [
     Variant("no first guess (probes from 0, bisection)", config=replace(CONFIG, guess_depth=0)),
     Variant("no enhanced transposition cut-offs", params={"ETC": 0}),
     Variant("two-bound table entries", params={"BOUNDS2": 1}),
+    Variant("potential mobility in the order, weight 1", params={"POTENTIAL": 1}),
+    Variant("potential mobility in the order, weight 2", params={"POTENTIAL": 2}),
     Variant("no transposition table", config=replace(CONFIG, tt=False)),
     Variant("no fastest-first (board order)", params={"FASTEST": 0}),
     Variant("no parity", params={"PARITY": 0}),
@@ -279,14 +281,20 @@ def ffo_table(spec: str, repeats: int, edax: str | None) -> int:
     return failures
 
 
-def techniques(spec: str, repeats: int) -> int:
-    """Every variant on the same positions: totals and ratios to 'all on'."""
+def techniques(spec: str, repeats: int, only: str | None = None) -> int:
+    """Every variant (or 'all on' and those named in ``only``) on the same positions: totals
+    and ratios to 'all on'.
+    """
     chosen = positions(spec)
+    words = only.split(",") if only else []
+    variants = [v for i, v in enumerate(VARIANTS)
+                if i == 0 or not words or any(w in v.name for w in words)]
     base: tuple[float, float] | None = None
     failures = 0
     reference: dict[int, int] = {}  # the first variant's values where no score is given
     print(f"{'variant':<50} {'nodes':>14} {'CPU s':>8} {'nodes x':>8} {'time x':>7}")
-    for variant in VARIANTS:
+    print(json.dumps({"uptime": uptime()}), flush=True)
+    for variant in variants:
         warm_up(variant)
         nodes_sum = cpu_sum = 0.0
         for number, line, given, _best in chosen:
@@ -304,13 +312,18 @@ def techniques(spec: str, repeats: int) -> int:
         print(json.dumps(record), file=sys.stderr, flush=True)
         print(f"{variant.name:<50} {int(nodes_sum):>14,} {cpu_sum:>8.2f} "
               f"{record['node_ratio']:>8.2f} {record['time_ratio']:>7.2f}", flush=True)
+    print(json.dumps({"uptime": uptime()}), flush=True)
     return failures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default=None, help="FFO numbers a-b (default 40-49), or random:COUNT:EMPTIES:SEED")
+    parser.add_argument("--set", default=None,
+                        help="FFO numbers a-b (default 40-49), or random:COUNT:EMPTIES:SEED")
+    parser.add_argument("--only", default=None,
+                        help="with --techniques: 'all on' and the variants whose names "
+                             "contain one of these comma-separated words")
     parser.add_argument("--techniques", action="store_true",
                         help="switch each technique off alone (default set 20-35)")
     parser.add_argument("--repeats", type=int, default=1)
@@ -318,7 +331,7 @@ def main() -> None:
                         help="an Edax 4.6 binary to run beside ours (see above)")
     args = parser.parse_args()
     if args.techniques:
-        failures = techniques(args.set or "20-35", args.repeats)
+        failures = techniques(args.set or "20-35", args.repeats, args.only)
     else:
         failures = ffo_table(args.set or "40-49", args.repeats, args.edax)
     if failures:

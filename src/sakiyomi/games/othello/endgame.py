@@ -25,6 +25,8 @@ import numpy as np
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
 from sakiyomi.games.othello.rules import (
     CORNERS,
+    NOT_A,
+    NOT_H,
     ONE,
     PASS,
     U64,
@@ -40,6 +42,7 @@ LEAVES = 1
 N_STATS = 8  # the search module uses the slots after these
 
 INF = 127
+EIGHT = U64(8)
 QUADRANTS = np.array([0x000000000F0F0F0F, 0x00000000F0F0F0F0,
                       0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64)
 
@@ -159,21 +162,35 @@ def new_buffer(levels: int = 64) -> Any:
 
 
 @njit
-def move_hint(p: Any, o: Any, move: Any, use_parity: Any) -> Any:
+def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any) -> Any:
     """``move_score`` of one move (0 for a pass), for the search template and the Python game."""
     if move == PASS:
         return np.int64(0)
     odd = odd_quadrants(~(p | o)) if use_parity else ZERO
-    return move_score(p, o, move, odd, use_parity)
+    return move_score(p, o, move, odd, use_parity, potential)
 
 
 @njit
-def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
-    """Fastest-first: fewer opponent replies (corner replies twice), corners, odd regions."""
+def neighbours(x: Any) -> Any:
+    """The squares next to any square of ``x`` (in the eight directions), ``x`` left out."""
+    h = ((x >> ONE) & NOT_H) | ((x << ONE) & NOT_A)
+    row = x | h
+    return (h | (row << EIGHT) | (row >> EIGHT)) & ~x
+
+
+@njit
+def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any, potential: Any) -> Any:
+    """Fastest-first: fewer opponent replies (corner replies twice), with weight ``potential``
+    fewer empty squares next to the mover's discs (the opponent's potential mobility), corners,
+    odd regions.
+    """
     bit = ONE << U64(sq)
     f = flips(p, o, sq)
-    replies = legal_moves(o ^ f, p | f | bit)
+    mine = p | f | bit
+    replies = legal_moves(o ^ f, mine)
     score = -4 * (np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS)))
+    if potential:
+        score -= potential * np.int64(popcount(neighbours(mine) & ~(mine | o)))
     if bit & CORNERS:
         score += 2
     if use_parity and bit & odd:
@@ -183,9 +200,11 @@ def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
 
 @njit
 def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parity: Any,
-                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any) -> Any:
+                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any,
+                  potential: Any) -> Any:
     """Exact fail-soft value without TT but with fastest-first ordering (``fastest``; else
-    board order), down to ``shallow`` empties where ``solve_shallow`` (parity order) takes over.
+    board order; ``potential``: ``move_score``'s weight), down to ``shallow`` empties where
+    ``solve_shallow`` (parity order) takes over.
     """
     empties = ~(p | o)
     n = np.int64(popcount(empties))
@@ -203,7 +222,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
             stats[LEAVES] += 1
             return final_score(p, o)
         return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability,
-                              fastest, buf, level + 1, stats)
+                              fastest, buf, level + 1, stats, potential)
     base = level * MOVE_SLOTS
     sqs = buf[0]
     scores = buf[1]
@@ -213,7 +232,8 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         sq = lowest_bit(moves)
         moves &= moves - ONE
         sqs[base + count] = sq
-        scores[base + count] = move_score(p, o, sq, odd, use_parity) if fastest else 0
+        scores[base + count] = (move_score(p, o, sq, odd, use_parity, potential) if fastest
+                                else 0)
         count += 1
     best = np.int64(-INF)
     a = alpha
@@ -227,7 +247,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         scores[k] = scores[base + i]
         f = flips(p, o, sq)
         v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
-                           use_stability, fastest, buf, level + 1, stats)
+                           use_stability, fastest, buf, level + 1, stats, potential)
         if v > best:
             best = v
             if v > a:

@@ -36,7 +36,7 @@ KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 # (two bounds, BOUNDS2=1, saved no nodes on our own random 20-empty endgames: bisection probes
 # fall between the bounds stored by earlier probes).
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1),
-                 ("BOUNDS2", 0), ("ETC", 14))
+                 ("BOUNDS2", 0), ("ETC", 14), ("POTENTIAL", 0))
 
 
 def square_name(sq: int) -> str:
@@ -152,7 +152,8 @@ class Othello:
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
         """Fastest-first (the compiled search's ``k_hint``): fewer opponent replies first."""
         p, o = self._po()
-        return [int(move_hint(p, o, m, 1)) for m in moves]
+        potential = dict(KERNEL_PARAMS)["POTENTIAL"]
+        return [int(move_hint(p, o, m, 1, potential)) for m in moves]
 
     def solver_settings(self) -> dict[str, int | bool | str]:
         """Solve with a 2**22-slot table and ordering by TT move and fastest-first hints only

@@ -28,8 +28,9 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   solver's null-window probes (bisection, then the PV search) keep each other's proofs.
 
 Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
-``FASTEST`` and ``BOUNDS2`` (0/1 switches) and ``ETC``, so that each technique can be measured
-on its own.
+``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, and ``POTENTIAL`` (the weight of the
+opponent's potential mobility in the fastest-first score, 0: not used), so that each technique
+can be measured on its own.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ STABILITY = 1
 FASTEST = 1
 BOUNDS2 = 0
 ETC = 14
+POTENTIAL = 0
 U: Callable[[int], Any] = int
 
 
@@ -169,7 +171,7 @@ def k_hint(state: Any, move: Any) -> Any:
     p, o, _ = state
     if FASTEST == 0:
         return 0
-    return _move_hint(p, o, move, PARITY)
+    return _move_hint(p, o, move, PARITY, POTENTIAL)
 
 
 @kernel
@@ -193,7 +195,8 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
     return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
-                                zero + STABILITY, zero + FASTEST, buf, zero, ctx)
+                                zero + STABILITY, zero + FASTEST, buf, zero, ctx,
+                                zero + POTENTIAL)
 
 
 @kernel
