@@ -36,7 +36,8 @@ KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 # (two bounds, BOUNDS2=1, saved no nodes on our own random 20-empty endgames: bisection probes
 # fall between the bounds stored by earlier probes).
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1),
-                 ("BOUNDS2", 0), ("ETC", 14), ("POTENTIAL", 0))
+                 ("BOUNDS2", 0), ("ETC", 14), ("POTENTIAL", 0),
+                 ("LEAF_POTENTIAL", 0))
 
 
 def square_name(sq: int) -> str:

@@ -28,9 +28,9 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   solver's null-window probes (bisection, then the PV search) keep each other's proofs.
 
 Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
-``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, and ``POTENTIAL`` (the weight of the
-opponent's potential mobility in the fastest-first score, 0: not used), so that each technique
-can be measured on its own.
+``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, ``POTENTIAL`` and ``LEAF_POTENTIAL`` (the
+weight of the opponent's potential mobility in the fastest-first score of ``k_hint`` and of the
+leaf solver, 0: not used), so that each technique can be measured on its own.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ FASTEST = 1
 BOUNDS2 = 0
 ETC = 14
 POTENTIAL = 0
+LEAF_POTENTIAL = 0
 U: Callable[[int], Any] = int
 
 
@@ -196,7 +197,7 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     zero = n - n
     return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
                                 zero + STABILITY, zero + FASTEST, buf, zero, ctx,
-                                zero + POTENTIAL)
+                                zero + LEAF_POTENTIAL)
 
 
 @kernel
