@@ -110,6 +110,8 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
     if n == 1:
         stats[LEAVES] += 1
         return score_last(p, o, lowest_bit(empties))
+    if n == 2:
+        return solve_two(p, o, empties, alpha, beta, stats)
     if use_stability and alpha >= STABILITY_MIN_ALPHA[n]:
         bound = stability_bound(p, o)
         if bound <= alpha:
@@ -130,15 +132,8 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             f = flips(p, o, sq)
             if f == ZERO:
                 continue
-            if n == 2:
-                # the child has one empty: score it in place (counted as a node)
-                stats[NODES] += 1
-                stats[LEAVES] += 1
-                v = -score_last(o ^ f, p | f | (ONE << U64(sq)), lowest_bit(empties & ~(
-                    ONE << U64(sq))))
-            else:
-                v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
-                                   use_stability, stats)
+            v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
+                               use_stability, stats)
             if v > best:
                 best = v
                 if v > a:
@@ -150,6 +145,40 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             stats[LEAVES] += 1
             return final_score(p, o)
         return -solve_shallow(o, p, -beta, -alpha, use_parity, use_stability, stats)
+    return best
+
+
+@njit
+def solve_two(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, stats: Any) -> Any:
+    """``solve_shallow`` with two empties (its node already counted), unrolled: the squares in
+    board order (parity cannot tell them apart: they are both odd or both even), no stability
+    test (never tried below four empties), each child scored in place (counted as a node).
+    """
+    x1 = lowest_bit(empties)
+    x2 = lowest_bit(empties & (empties - ONE))
+    best = np.int64(-INF)
+    if NEIGHBOUR[x1] & o:
+        f = flips(p, o, x1)
+        if f:
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            best = -score_last(o ^ f, p | f | (ONE << U64(x1)), x2)
+            if best >= beta:
+                return best
+    if NEIGHBOUR[x2] & o:
+        f = flips(p, o, x2)
+        if f:
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            v = -score_last(o ^ f, p | f | (ONE << U64(x2)), x1)
+            if v > best:
+                best = v
+    if best == -INF:  # no move: pass (the opponent then has one), or the game is over
+        if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
+            return final_score(p, o)
+        stats[NODES] += 1  # the opponent's node (self-recursion only: numba's disk cache
+        return -solve_two(o, p, empties, -beta, -alpha, stats)  # breaks mutual recursion)
     return best
 
 
