@@ -132,8 +132,13 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             f = flips(p, o, sq)
             if f == ZERO:
                 continue
-            v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
-                               use_stability, stats)
+            if n == 3:  # the child has two empties: straight to solve_two (its node counted)
+                stats[NODES] += 1
+                v = -solve_two(o ^ f, p | f | (ONE << U64(sq)), empties & ~(ONE << U64(sq)),
+                               -beta, -a, stats)
+            else:
+                v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
+                                   use_stability, stats)
             if v > best:
                 best = v
                 if v > a:
