@@ -84,6 +84,7 @@ VARIANTS = [
                                                                  "LEAF_POTENTIAL": 1}),
     Variant("potential mobility in the TT tier's order, weight 1", params={"POTENTIAL": 1}),
     Variant("potential mobility in the TT tier's order, weight 2", params={"POTENTIAL": 2}),
+    Variant("parity-ordered solver from 4 empties", params={"SHALLOW": 4}),
     Variant("parity-ordered solver from 5 empties", params={"SHALLOW": 5}),
     Variant("parity-ordered solver from 7 empties", params={"SHALLOW": 7}),
     Variant("ETC from 12 empties", params={"ETC": 12}),
