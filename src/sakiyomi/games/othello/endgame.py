@@ -8,6 +8,8 @@ part, as kernels a search calls once ``n_empties <= shallow`` (``solve_shallow``
   region with an odd number of empties the side to move can hope for the last move there);
 * a move is only tried where it has an opponent neighbour (cheap pre-test) and flips something;
 * passes are moves (counted as nodes); two passes end the game, empties go to the winner;
+* a node with two empties is unrolled (``solve_two``: both squares in board order, which is
+  what parity order gives there), and a three-empty node calls it for its children directly;
 * with one empty the score is computed in place from the flip count (``score_last``):
   the position after the last move is not counted as a node (Edax counts the same way);
 * an optional stability cut-off (``stability_bound``) in the shallow search.

@@ -19,7 +19,8 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
 * ``k_cutoff(state, alpha, beta)`` — the stability cut-off: once alpha is high enough, the
   bound 64 - 2 × (opponent's stable discs) may already fail low;
 * ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
-  twice), then corners, then moves into odd regions (parity).
+  twice; with ``POTENTIAL``, fewer empty squares next to the mover's discs too), then corners,
+  then moves into odd regions (parity).
 
 * ``k_etc(state, depth)`` — enhanced transposition cut-offs at nodes with ``ETC`` or more
   empties (0: never) when solving, where a subtree costs far more than looking its children
