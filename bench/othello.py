@@ -18,7 +18,10 @@ Modes (one JSON line per measurement, then a text table):
   python bench/othello.py --set 20-39           # another FFO range (1-19, 20-39, 40-49)
   python bench/othello.py --techniques --set 20-35
         # each technique switched off alone on the same positions: nodes, CPU s, ratios
-Every value is checked against the data file (exact score, and a listed best move), Edax's too.
+  python bench/othello.py --set random:20:22:1 --edax PATH
+        # our own tuning positions: 20 seeded random games stopped at 22 empties
+Every value is checked against the data file (exact score, and a listed best move), Edax's too;
+random positions against Edax's value (or, with --techniques, the first variant's).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import statistics
 import struct
@@ -42,6 +46,7 @@ from sakiyomi.engines import CompiledEngine
 from sakiyomi.games.othello import (
     KERNEL_MODULE,
     KERNEL_PARAMS,
+    PASS,
     Othello,
     from_position,
     square_name,
@@ -75,6 +80,15 @@ VARIANTS = [
     Variant("no first guess (probes from 0, bisection)", config=replace(CONFIG, guess_depth=0)),
     Variant("no enhanced transposition cut-offs", params={"ETC": 0}),
     Variant("two-bound table entries", params={"BOUNDS2": 1}),
+    Variant("potential mobility in the order, weight 1", params={"POTENTIAL": 1,
+                                                                 "LEAF_POTENTIAL": 1}),
+    Variant("potential mobility in the TT tier's order, weight 1", params={"POTENTIAL": 1}),
+    Variant("potential mobility in the TT tier's order, weight 2", params={"POTENTIAL": 2}),
+    Variant("parity-ordered solver from 4 empties", params={"SHALLOW": 4}),
+    Variant("parity-ordered solver from 5 empties", params={"SHALLOW": 5}),
+    Variant("parity-ordered solver from 7 empties", params={"SHALLOW": 7}),
+    Variant("ETC from 12 empties", params={"ETC": 12}),
+    Variant("ETC from 17 empties", params={"ETC": 17}),
     Variant("no transposition table", config=replace(CONFIG, tt=False)),
     Variant("no fastest-first (board order)", params={"FASTEST": 0}),
     Variant("no parity", params={"PARITY": 0}),
@@ -86,10 +100,33 @@ VARIANTS = [
 ]
 
 
-def positions(spec: str) -> list[tuple[int, str, int, set[str]]]:
-    """(number, line, exact score, best moves) for FFO numbers ``a-b``."""
+def random_positions(spec: str) -> list[tuple[int, str, int | None, set[str]]]:
+    """``COUNT:EMPTIES:SEED`` (e.g. ``random:20:22:1``): positions of seeded random games
+    stopped at EMPTIES empties with the side to move able to move, our own tuning set (the FFO
+    suites are what we are measured with).  No score is known beforehand: the table checks
+    ours against Edax's, ``--techniques`` every variant against the first.
+    """
+    count, empties, seed = (int(x) for x in spec.split(":")[1:])
+    rng = random.Random(seed)
+    out: list[tuple[int, str, int | None, set[str]]] = []
+    while len(out) < count:
+        game = Othello()
+        while game.empties() > empties and game.outcome() is None:
+            game.play(rng.choice(list(game.legal_moves())))
+        if game.empties() == empties and game.outcome() is None and PASS not in \
+                game.legal_moves():
+            out.append((len(out) + 1, game.position_text(), None, set()))
+    return out
+
+
+def positions(spec: str) -> list[tuple[int, str, int | None, set[str]]]:
+    """(number, line, exact score, best moves) for FFO numbers ``a-b``, or the random
+    positions of ``random:COUNT:EMPTIES:SEED`` (``random_positions``; score None).
+    """
+    if spec.startswith("random"):
+        return random_positions(spec)
     lo, hi = (int(x) for x in spec.split("-"))
-    out = []
+    out: list[tuple[int, str, int | None, set[str]]] = []
     for first, name in FILES.items():
         lines = [x for x in (DATA / name).read_text().splitlines() if x.strip()]
         for number, line in enumerate(lines, first):
@@ -195,20 +232,23 @@ def ffo_table(spec: str, repeats: int, edax: str | None) -> int:
         if edax:
             e_value, e_best, e_nodes, e_cpu = edax_solve(edax, weights, line, scratch.name)
             e_cpu = max(e_cpu - start_up, 1e-3)
-            e_ok = e_value == score and e_best in best_moves
+            if score is None:  # our own position: Edax's value is the reference (best moves
+                score, best_moves = e_value, set()  # may tie, so only values are compared)
+            e_ok = e_value == score and (not best_moves or e_best in best_moves)
             failures += not e_ok
             edax_nodes_sum += e_nodes
             edax_cpu_sum += e_cpu
         value, best, nodes, cpu = solve(variant, line, repeats)
-        ok = value == score and best in best_moves
+        ok = (score is None or value == score) and (not best_moves or best in best_moves)
         failures += not ok
         total_nodes += nodes
         total_cpu += cpu
         record.update({
-            "ffo": number, "empties": line[:64].count("-"), "value": value, "expected": score,
+            "position": number, "empties": line[:64].count("-"), "value": value,
+            "expected": score,
             "best_move": best, "ok": ok, "nodes": nodes, "cpu_s": round(cpu, 3),
             "nps": round(nodes / cpu) if cpu else None})
-        if edax or number in EDAX:
+        if edax or (number in EDAX and not spec.startswith("random")):
             edax_s, edax_nodes = (e_cpu, e_nodes) if edax else EDAX[number]
             if edax:
                 record.update(edax_value=e_value, edax_move=e_best, edax_ok=e_ok)
@@ -237,7 +277,7 @@ def ffo_table(spec: str, repeats: int, edax: str | None) -> int:
     for r in rows:
         cells = (f"{r['edax_nodes']:>11,.0f} {r['edax_s']:>6.2f} {r['node_ratio']:>7.2f} "
                 f"{r['time_ratio']:>7.2f}") if "edax_s" in r else ""
-        print(f"{r['ffo']:>3} {r['empties']:>3} {r['value']:>+5} {r['best_move']:>4} "
+        print(f"{r['position']:>3} {r['empties']:>3} {r['value']:>+5} {r['best_move']:>4} "
               f"{'yes' if r['ok'] else 'NO':>3} {r['nodes']:>13,} {r['cpu_s']:>8.2f} "
               f"{r['nps'] / 1e6:>6.2f} | {cells}")
     line = (f"total {summary['nodes']:,} nodes, {summary['cpu_s']} CPU s")
@@ -248,17 +288,25 @@ def ffo_table(spec: str, repeats: int, edax: str | None) -> int:
     return failures
 
 
-def techniques(spec: str, repeats: int) -> int:
-    """Every variant on the same positions: totals and ratios to 'all on'."""
+def techniques(spec: str, repeats: int, only: str | None = None) -> int:
+    """Every variant (or 'all on' and those named in ``only``) on the same positions: totals
+    and ratios to 'all on'.
+    """
     chosen = positions(spec)
+    words = only.split(",") if only else []
+    variants = [v for i, v in enumerate(VARIANTS)
+                if i == 0 or not words or any(w in v.name for w in words)]
     base: tuple[float, float] | None = None
     failures = 0
+    reference: dict[int, int] = {}  # the first variant's values where no score is given
     print(f"{'variant':<50} {'nodes':>14} {'CPU s':>8} {'nodes x':>8} {'time x':>7}")
-    for variant in VARIANTS:
+    print(json.dumps({"uptime": uptime()}), flush=True)
+    for variant in variants:
         warm_up(variant)
         nodes_sum = cpu_sum = 0.0
-        for _number, line, score, _best in chosen:
+        for number, line, given, _best in chosen:
             value, _move, nodes, cpu = solve(variant, line, repeats)
+            score = given if given is not None else reference.setdefault(number, value)
             want = (score > 0) - (score < 0) if variant.weak else score
             failures += value != want
             nodes_sum += nodes
@@ -271,13 +319,18 @@ def techniques(spec: str, repeats: int) -> int:
         print(json.dumps(record), file=sys.stderr, flush=True)
         print(f"{variant.name:<50} {int(nodes_sum):>14,} {cpu_sum:>8.2f} "
               f"{record['node_ratio']:>8.2f} {record['time_ratio']:>7.2f}", flush=True)
+    print(json.dumps({"uptime": uptime()}), flush=True)
     return failures
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default=None, help="FFO numbers a-b (default 40-49)")
+    parser.add_argument("--set", default=None,
+                        help="FFO numbers a-b (default 40-49), or random:COUNT:EMPTIES:SEED")
+    parser.add_argument("--only", default=None,
+                        help="with --techniques: 'all on' and the variants whose names "
+                             "contain one of these comma-separated words")
     parser.add_argument("--techniques", action="store_true",
                         help="switch each technique off alone (default set 20-35)")
     parser.add_argument("--repeats", type=int, default=1)
@@ -285,7 +338,7 @@ def main() -> None:
                         help="an Edax 4.6 binary to run beside ours (see above)")
     args = parser.parse_args()
     if args.techniques:
-        failures = techniques(args.set or "20-35", args.repeats)
+        failures = techniques(args.set or "20-35", args.repeats, args.only)
     else:
         failures = ffo_table(args.set or "40-49", args.repeats, args.edax)
     if failures:

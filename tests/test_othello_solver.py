@@ -18,7 +18,7 @@ from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
-from sakiyomi.games.othello.endgame import new_buffer, solve_ordered
+from sakiyomi.games.othello.endgame import neighbours, new_buffer, solve_ordered
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -164,12 +164,13 @@ def test_leaf_solver_switches_agree_with_negamax() -> None:
             p, o = (np.uint64(w) for w in game.kernel_state())
             truth = textbook.negamax(game.copy()).value if empties <= 8 else None
             found = set()
-            for shallow, parity, stability, fastest in (
-                    (6, 1, 1, 1), (6, 0, 0, 1), (2, 1, 0, 0), (20, 1, 1, 1), (8, 0, 1, 0)):
+            for shallow, parity, stability, fastest, potential in (
+                    (6, 1, 1, 1, 0), (6, 0, 0, 1, 1), (2, 1, 0, 0, 0), (20, 1, 1, 1, 2),
+                    (8, 0, 1, 0, 0)):
                 for alpha, beta in ((-64, 64), (-1, 1), (10, 11)):
                     stats = np.zeros(8, dtype=np.int64)
                     v = int(solve_ordered(p, o, alpha, beta, shallow, parity, stability,
-                                          fastest, new_buffer(), 0, stats))
+                                          fastest, new_buffer(), 0, stats, potential))
                     full = (alpha, beta) == (-64, 64)
                     if full:
                         found.add(v)
@@ -213,3 +214,20 @@ def test_side_to_move_is_the_kernel_state_order() -> None:
     game = from_position("othello", FFO_1_39[7][1])  # #8: white to move
     assert game.to_move is Player.SECOND
     assert game.kernel_state() == (game.white, game.black)
+
+
+def test_neighbours_matches_a_square_by_square_count() -> None:
+    # endgame.neighbours (the potential-mobility term of the fastest-first score) against the
+    # eight directions walked one square at a time, on random disc sets
+    rng = random.Random(4)
+    for _ in range(200):
+        x = rng.getrandbits(64) & rng.getrandbits(64) & rng.getrandbits(64)
+        want = 0
+        for sq in range(64):
+            if x >> sq & 1:
+                f, r = sq % 8, sq // 8
+                for df in (-1, 0, 1):
+                    for dr in (-1, 0, 1):
+                        if (df or dr) and 0 <= f + df < 8 and 0 <= r + dr < 8:
+                            want |= 1 << (8 * (r + dr) + f + df)
+        assert int(neighbours(np.uint64(x))) == want & ~x

@@ -8,6 +8,8 @@ part, as kernels a search calls once ``n_empties <= shallow`` (``solve_shallow``
   region with an odd number of empties the side to move can hope for the last move there);
 * a move is only tried where it has an opponent neighbour (cheap pre-test) and flips something;
 * passes are moves (counted as nodes); two passes end the game, empties go to the winner;
+* a node with two empties is unrolled (``solve_two``: both squares in board order, which is
+  what parity order gives there), and a three-empty node calls it for its children directly;
 * with one empty the score is computed in place from the flip count (``score_last``):
   the position after the last move is not counted as a node (Edax counts the same way);
 * an optional stability cut-off (``stability_bound``) in the shallow search.
@@ -25,6 +27,8 @@ import numpy as np
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
 from sakiyomi.games.othello.rules import (
     CORNERS,
+    NOT_A,
+    NOT_H,
     ONE,
     PASS,
     U64,
@@ -40,6 +44,7 @@ LEAVES = 1
 N_STATS = 8  # the search module uses the slots after these
 
 INF = 127
+EIGHT = U64(8)
 QUADRANTS = np.array([0x000000000F0F0F0F, 0x00000000F0F0F0F0,
                       0x0F0F0F0F00000000, 0xF0F0F0F000000000], dtype=np.uint64)
 
@@ -107,6 +112,8 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
     if n == 1:
         stats[LEAVES] += 1
         return score_last(p, o, lowest_bit(empties))
+    if n == 2:
+        return solve_two(p, o, empties, alpha, beta, stats)
     if use_stability and alpha >= STABILITY_MIN_ALPHA[n]:
         bound = stability_bound(p, o)
         if bound <= alpha:
@@ -127,12 +134,10 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             f = flips(p, o, sq)
             if f == ZERO:
                 continue
-            if n == 2:
-                # the child has one empty: score it in place (counted as a node)
+            if n == 3:  # the child has two empties: straight to solve_two (its node counted)
                 stats[NODES] += 1
-                stats[LEAVES] += 1
-                v = -score_last(o ^ f, p | f | (ONE << U64(sq)), lowest_bit(empties & ~(
-                    ONE << U64(sq))))
+                v = -solve_two(o ^ f, p | f | (ONE << U64(sq)), empties & ~(ONE << U64(sq)),
+                               -beta, -a, stats)
             else:
                 v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
                                    use_stability, stats)
@@ -150,6 +155,40 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
     return best
 
 
+@njit
+def solve_two(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, stats: Any) -> Any:
+    """``solve_shallow`` with two empties (its node already counted), unrolled: the squares in
+    board order (parity cannot tell them apart: they are both odd or both even), no stability
+    test (never tried below four empties), each child scored in place (counted as a node).
+    """
+    x1 = lowest_bit(empties)
+    x2 = lowest_bit(empties & (empties - ONE))
+    best = np.int64(-INF)
+    if NEIGHBOUR[x1] & o:
+        f = flips(p, o, x1)
+        if f:
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            best = -score_last(o ^ f, p | f | (ONE << U64(x1)), x2)
+            if best >= beta:
+                return best
+    if NEIGHBOUR[x2] & o:
+        f = flips(p, o, x2)
+        if f:
+            stats[NODES] += 1
+            stats[LEAVES] += 1
+            v = -score_last(o ^ f, p | f | (ONE << U64(x2)), x1)
+            if v > best:
+                best = v
+    if best == -INF:  # no move: pass (the opponent then has one), or the game is over
+        if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
+            return final_score(p, o)
+        stats[NODES] += 1  # the opponent's node (self-recursion only: numba's disk cache
+        return -solve_two(o, p, empties, -beta, -alpha, stats)  # breaks mutual recursion)
+    return best
+
+
 MOVE_SLOTS = 34  # room for the moves of one node in the ordering buffer
 
 
@@ -159,21 +198,35 @@ def new_buffer(levels: int = 64) -> Any:
 
 
 @njit
-def move_hint(p: Any, o: Any, move: Any, use_parity: Any) -> Any:
+def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any) -> Any:
     """``move_score`` of one move (0 for a pass), for the search template and the Python game."""
     if move == PASS:
         return np.int64(0)
     odd = odd_quadrants(~(p | o)) if use_parity else ZERO
-    return move_score(p, o, move, odd, use_parity)
+    return move_score(p, o, move, odd, use_parity, potential)
 
 
 @njit
-def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
-    """Fastest-first: fewer opponent replies (corner replies twice), corners, odd regions."""
+def neighbours(x: Any) -> Any:
+    """The squares next to any square of ``x`` (in the eight directions), ``x`` left out."""
+    h = ((x >> ONE) & NOT_H) | ((x << ONE) & NOT_A)
+    row = x | h
+    return (h | (row << EIGHT) | (row >> EIGHT)) & ~x
+
+
+@njit
+def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any, potential: Any) -> Any:
+    """Fastest-first: fewer opponent replies (corner replies twice), with weight ``potential``
+    fewer empty squares next to the mover's discs (the opponent's potential mobility), corners,
+    odd regions.
+    """
     bit = ONE << U64(sq)
     f = flips(p, o, sq)
-    replies = legal_moves(o ^ f, p | f | bit)
+    mine = p | f | bit
+    replies = legal_moves(o ^ f, mine)
     score = -4 * (np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS)))
+    if potential:
+        score -= potential * np.int64(popcount(neighbours(mine) & ~(mine | o)))
     if bit & CORNERS:
         score += 2
     if use_parity and bit & odd:
@@ -183,9 +236,11 @@ def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any) -> Any:
 
 @njit
 def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parity: Any,
-                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any) -> Any:
+                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any,
+                  potential: Any) -> Any:
     """Exact fail-soft value without TT but with fastest-first ordering (``fastest``; else
-    board order), down to ``shallow`` empties where ``solve_shallow`` (parity order) takes over.
+    board order; ``potential``: ``move_score``'s weight), down to ``shallow`` empties where
+    ``solve_shallow`` (parity order) takes over.
     """
     empties = ~(p | o)
     n = np.int64(popcount(empties))
@@ -203,7 +258,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
             stats[LEAVES] += 1
             return final_score(p, o)
         return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability,
-                              fastest, buf, level + 1, stats)
+                              fastest, buf, level + 1, stats, potential)
     base = level * MOVE_SLOTS
     sqs = buf[0]
     scores = buf[1]
@@ -213,7 +268,8 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         sq = lowest_bit(moves)
         moves &= moves - ONE
         sqs[base + count] = sq
-        scores[base + count] = move_score(p, o, sq, odd, use_parity) if fastest else 0
+        scores[base + count] = (move_score(p, o, sq, odd, use_parity, potential) if fastest
+                                else 0)
         count += 1
     best = np.int64(-INF)
     a = alpha
@@ -227,7 +283,7 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         scores[k] = scores[base + i]
         f = flips(p, o, sq)
         v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
-                           use_stability, fastest, buf, level + 1, stats)
+                           use_stability, fastest, buf, level + 1, stats, potential)
         if v > best:
             best = v
             if v > a:

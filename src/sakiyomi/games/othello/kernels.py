@@ -19,7 +19,8 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
 * ``k_cutoff(state, alpha, beta)`` — the stability cut-off: once alpha is high enough, the
   bound 64 - 2 × (opponent's stable discs) may already fail low;
 * ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
-  twice), then corners, then moves into odd regions (parity).
+  twice; with ``POTENTIAL``, fewer empty squares next to the mover's discs too), then corners,
+  then moves into odd regions (parity).
 
 * ``k_etc(state, depth)`` — enhanced transposition cut-offs at nodes with ``ETC`` or more
   empties (0: never) when solving, where a subtree costs far more than looking its children
@@ -28,8 +29,9 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   solver's null-window probes (bisection, then the PV search) keep each other's proofs.
 
 Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
-``FASTEST`` and ``BOUNDS2`` (0/1 switches) and ``ETC``, so that each technique can be measured
-on its own.
+``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, ``POTENTIAL`` and ``LEAF_POTENTIAL`` (the
+weight of the opponent's potential mobility in the fastest-first score of ``k_hint`` and of the
+leaf solver, 0: not used), so that each technique can be measured on its own.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ STABILITY = 1
 FASTEST = 1
 BOUNDS2 = 0
 ETC = 14
+POTENTIAL = 0
+LEAF_POTENTIAL = 0
 U: Callable[[int], Any] = int
 
 
@@ -169,7 +173,7 @@ def k_hint(state: Any, move: Any) -> Any:
     p, o, _ = state
     if FASTEST == 0:
         return 0
-    return _move_hint(p, o, move, PARITY)
+    return _move_hint(p, o, move, PARITY, POTENTIAL)
 
 
 @kernel
@@ -193,7 +197,8 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
     return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
-                                zero + STABILITY, zero + FASTEST, buf, zero, ctx)
+                                zero + STABILITY, zero + FASTEST, buf, zero, ctx,
+                                zero + LEAF_POTENTIAL)
 
 
 @kernel
