@@ -79,10 +79,7 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
                         tt=tables[is_candidate], config=configs[is_candidate])
         assert move is not None
         board.push(move)
-    if winner is None:
-        score = 0.5
-    else:
-        score = 1.0 if (winner == chess.WHITE) == candidate_white else 0.0
+    score = 0.5 if winner is None else float((winner == chess.WHITE) == candidate_white)
     return number, score, board.ply(), reason
 
 
