@@ -64,8 +64,8 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
-    for move in opening(seed + number // 2, opening_plies):
-        board.push(move)
+    for first in opening(seed + number // 2, opening_plies):
+        board.push(first)
     while True:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -75,10 +75,10 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
             winner, reason = None, "ply limit"
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
-        move, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
-                        tt=tables[is_candidate], config=configs[is_candidate])
-        assert move is not None
-        board.push(move)
+        answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+                          tt=tables[is_candidate], config=configs[is_candidate])
+        assert answer is not None
+        board.push(answer)
     score = 0.5 if winner is None else float((winner == chess.WHITE) == candidate_white)
     return number, score, board.ply(), reason
 
