@@ -41,6 +41,7 @@ VARIANTS: dict[str, SearchConfig] = {
     "rfp": replace(CHESS_CONFIG, reverse_futility_margins=(0, 90, 180, 270)),
     "rfp-wide": replace(CHESS_CONFIG, reverse_futility_margins=(0, 120, 240, 360)),
     "no-rfp": replace(CHESS_CONFIG, reverse_futility_margins=()),
+    "lmp": replace(CHESS_CONFIG, late_move_counts=(0, 6, 10, 16)),
 }
 
 
