@@ -20,8 +20,16 @@ the load does not change: the job nodes (done and cancelled) and job CPU of each
 ``work_speedup``: the CPU the one worker spent in jobs over the busiest of the two workers'
 CPU in jobs (the speed-up if each worker had a core of its own; ``critical_cpu_w2``).
 
+``--workers 1,2,4,8,16`` also runs the real solver with 4, 8 and 16 worker processes on this
+machine's two cores and reports ``work_speedup_by_workers`` the same way: the one worker's
+job CPU over the busiest worker's.  Unlike the replay above, these runs split the tree for
+P workers, run and cancel P workers' speculative jobs and share one table among P
+processes; what they cannot show is timing (P workers on two cores each run P/2 times
+slower, and the coordinator gets a larger share of a core than it would beside P cores).
+
 Usage:
   python bench/parallel.py --set c4 --positions 3 --rounds 1
+  python bench/parallel.py --set c4 --positions 3 --workers 1,2,4,8,16
   python bench/parallel.py --set ffo --positions 5
 """
 
@@ -94,7 +102,11 @@ def main() -> None:
     parser.add_argument("--set", choices=("c4", "ffo"), default="c4")
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--workers", default="1,2",
+                        help="worker counts to run for real, comma-separated (default 1,2; "
+                             "more than the cores share them: see work_speedup)")
     args = parser.parse_args()
+    counts = sorted({int(w) for w in args.workers.split(",")} | {1, 2})
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     # Fixed costs (spawning workers, loading the compiled search): a position the split's
     # shallow searches solve at once, so no job runs.
@@ -104,11 +116,11 @@ def main() -> None:
                       "startup_cpu": {w: round(r["tree_cpu"], 2) for w, r in startup.items()},
                       "startup_jobs": {w: r["jobs"] for w, r in startup.items()}}), flush=True)
     for game, position in positions(args.set, args.positions):
-        runs: dict[str, list[dict[str, Any]]] = {"serial": [], "w1": [], "w2": []}
+        runs: dict[str, list[dict[str, Any]]] = {"serial": [], **{f"w{w}": [] for w in counts}}
         for _ in range(args.rounds):
             runs["serial"].append(solve(game, position, None))
-            runs["w1"].append(solve(game, position, 1))
-            runs["w2"].append(solve(game, position, 2))
+            for w in counts:
+                runs[f"w{w}"].append(solve(game, position, w))
         values = {r["value"] for rs in runs.values() for r in rs}
         med = {k: {f: statistics.median(r[f] for r in rs) for f in ("wall", "tree_cpu")}
                for k, rs in runs.items()}
@@ -124,6 +136,9 @@ def main() -> None:
                     "critical": statistics.median(max(r.get("worker_cpu", [0.0]) or [0.0])
                                                   for r in rs)}
                 for k, rs in runs.items() if k != "serial"}
+        base = work["w1"]["job_cpu"]
+        speedups = {w: round(base / work[f"w{w}"]["critical"], 2)
+                    if work[f"w{w}"]["critical"] > 0 else None for w in counts}
         print(json.dumps({
             "game": game, "position": position, "values_agree": len(values) == 1,
             "nodes_serial": runs["serial"][-1]["nodes"],
@@ -131,8 +146,9 @@ def main() -> None:
             "job_cpu_w1": round(work["w1"]["job_cpu"], 2),
             "job_cpu_w2": round(work["w2"]["job_cpu"], 2),
             "critical_cpu_w2": round(work["w2"]["critical"], 2),
-            "work_speedup": round(work["w1"]["job_cpu"] / work["w2"]["critical"], 2)
-            if work["w2"]["critical"] > 0 else None,
+            "work_speedup": speedups[2],
+            "work_speedup_by_workers": speedups,
+            "job_nodes_by_workers": {w: work[f"w{w}"]["nodes"] for w in counts},
             "worker_cpu_w2": two.get("worker_cpu"), "jobs_w1": one["jobs"],
             "value": two["value"], "jobs": two["jobs"], "cancelled": two["cancelled"],
             "wall_serial": round(med["serial"]["wall"], 2),

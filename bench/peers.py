@@ -117,8 +117,11 @@ class PeerConnect4(Connect4):
 
     FLAT = True
 
-    def legal_moves(self) -> Sequence[int]:
-        return sorted(super().legal_moves())
+    def __init__(self) -> None:
+        super().__init__()
+        # legal_moves lists the columns in the order of this table (centre first in the
+        # game): ascending here, as the peers' games list them, without a sort per node.
+        self._tops = tuple(sorted(self._tops, key=lambda top: top[1]))
 
     def evaluate(self) -> int:
         return 0

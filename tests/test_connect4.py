@@ -164,6 +164,56 @@ def test_fused_bounds_and_moves_equal_the_two_kernels(width: int, height: int) -
     assert min(seen.values()) > 50
 
 
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 6)])
+def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) -> None:
+    """The Python game's value_bounds, search_moves, evaluate and move_hints (computed from
+    memos of each state's threats and hints) against the kernels the compiled engine runs, on
+    the positions of random games, asked in varying order and again after an undo; and the
+    final position's terminal_value, just after outcome() and asked cold."""
+    rng = random.Random(width * 7 + height)
+    asked = 0
+    for _ in range(60):
+        game = Connect4(width, height)
+        k = game.k
+        while game.outcome() is None:
+            state = game.kernel_state()
+            buf = [-1] * width
+            count = k.k_search_moves(state, buf, 0)
+            moves = list(game.legal_moves())
+            answers = {
+                "bounds": tuple(int(v) for v in k.k_bounds(state, 2)),
+                "moves": buf[:count],
+                "evaluate": k.k_evaluate(state),
+                "hints": [k.k_hint(state, m) for m in moves],
+            }
+            questions = list(answers)
+            rng.shuffle(questions)
+            for question in questions:
+                assert ask(game, question, moves) == answers[question], game.position_text()
+            asked += 1
+            game.play(rng.choice(moves))
+            if rng.random() < 0.2 and game.outcome() is None:
+                game.evaluate()  # a memo of the child, then back to the parent
+                game.undo()
+                assert game.evaluate() == k.k_evaluate(state)
+                game.play(rng.choice(moves))
+        final = k.k_outcome(game.kernel_state(), 0)[1]
+        assert game.terminal_value(0) == final  # just after outcome() found the end
+        assert game.copy().terminal_value(0) == final  # asked cold
+    assert asked > 300
+
+
+def ask(game: Connect4, question: str, moves: list[int]) -> object:
+    """One of the game's answers, by name, as a plain value."""
+    if question == "bounds":
+        return game.value_bounds(2)
+    if question == "moves":
+        return list(game.search_moves())
+    if question == "evaluate":
+        return game.evaluate()
+    return list(game.move_hints(moves))
+
+
 def test_transposed_move_orders_give_equal_keys_and_undo_restores() -> None:
     a, b = from_position("connect4", "4433"), from_position("connect4", "3344")
     assert a.key() == b.key() and str(a) == str(b)

@@ -340,3 +340,18 @@ def test_dfpn_restores_the_game_and_names_the_line(method: str) -> None:
     assert err.method == method and isinstance(err.__cause__, Boom)
     fired = game.fired_at[:-1] if method == "play" else game.fired_at
     assert err.line == fired and len(game.fired_at) == 3
+
+
+def test_a_checked_game_offers_what_its_game_offers() -> None:
+    """``capable`` decides once per class, except for a proxy (``CheckedGame`` forwards what
+    it does not define): the same proxy class wraps games with and without move hints, and
+    each wrapper answers for its own game, whichever is asked first."""
+    from sakiyomi.game import MoveHints, SearchShortcuts, capable
+    from sakiyomi.games.connect4 import Connect4
+    from sakiyomi.games.tree import TreeGame, random_tree
+
+    plain = CheckedGame(TreeGame(random_tree(2, 2, seed=1)))
+    hinted = CheckedGame(Connect4())
+    assert not capable(plain, SearchShortcuts) and capable(hinted, SearchShortcuts)
+    assert capable(hinted, MoveHints) and not capable(plain, MoveHints)
+    assert not capable(plain, SearchShortcuts) and capable(hinted, SearchShortcuts)

@@ -18,6 +18,7 @@ import pytest
 
 from sakiyomi.engines import EngineSession, solve_position, solver_config
 from sakiyomi.games import load
+from sakiyomi.parallel.batch import BatchSolver
 from sakiyomi.parallel.book import BookAgent
 from sakiyomi.parallel.combine import child_alpha, parent_view
 from sakiyomi.parallel.jobs import Job, JobResult
@@ -318,6 +319,46 @@ def test_cli_batch_keeps_input_order() -> None:
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["position"] for r in records] == ["3246313", "2416615552", "32164625"]
     assert [r["value"] for r in records] == [-2, 4, 11]
+
+
+def _batch(backend: LocalBackend, store: Store, positions: list[str],
+           weak: bool = False) -> dict[int, JobResult]:
+    got: dict[int, JobResult] = {}
+
+    def arrived(index: int, result: JobResult) -> None:
+        assert index not in got, "a line's result came twice"
+        got[index] = result
+
+    BatchSolver("connect4", positions, [load("connect4", p).key() for p in positions],
+                backend, store, arrived, weak=weak, split_after=0.0).run()
+    return got
+
+
+def test_batch_splits_the_last_long_line_over_every_worker(backend: LocalBackend) -> None:
+    # Values from Pons's Begin-Easy set (tests/data/connect4); split_after=0: once one line is
+    # done and its worker idles, the other line's job is cancelled and the line split.
+    lines = [("3246313", -2), ("266674777", 4)]
+    store = Store(None, "connect4")
+    got = _batch(backend, store, [p for p, _ in lines])
+    assert [got[i].value for i in range(2)] == [v for _, v in lines]
+    split = [i for i in range(2) if got[i].worker == "split"]
+    assert len(split) == 1, [got[i].worker for i in range(2)]
+    result = got[split[0]]
+    assert result.best is not None and result.pv[0] == result.best
+    game = load("connect4", lines[split[0]][0])
+    game.play(game.move_from_text(result.best))
+    assert -from_tt(solve_position(game, with_pv=False).value, 1) == result.value
+    # A rerun finds both lines in the store (the split line's root value too): no job runs.
+    again = _batch(backend, store, [p for p, _ in lines])
+    assert [again[i].value for i in range(2)] == [v for _, v in lines]
+    assert all(r.nodes == 0 and r.worker == "" for r in again.values())
+
+
+def test_weak_batch_split_equals_serial(backend: LocalBackend) -> None:
+    positions = ["3246313", "266674777"]
+    got = _batch(backend, Store(None, "connect4"), positions, weak=True)
+    assert [got[i].value for i in range(2)] == [serial_value("connect4", p, weak=True)
+                                                for p in positions] == [-1, 1]
 
 
 @pytest.mark.parametrize("args", [

@@ -358,5 +358,7 @@ def capable(game: object, capability: type) -> bool:
     key = (type(game), capability)
     known = _capabilities.get(key)
     if known is None:
-        known = _capabilities[key] = isinstance(game, capability)
+        known = isinstance(game, capability)
+        if not hasattr(type(game), "__getattr__"):  # a proxy's answer is its target's
+            _capabilities[key] = known
     return known

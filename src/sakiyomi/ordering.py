@@ -7,6 +7,7 @@ idea, a shallow search first and then a sort by its values (seed 003), is the Se
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
@@ -22,7 +23,6 @@ class MoveOrderer(Generic[M]):
 
     def __init__(
         self,
-        max_ply: int,
         hints: Callable[[Sequence[M]], Sequence[int]] | None = None,
         killers: bool = True,
         history: bool = True,
@@ -30,7 +30,9 @@ class MoveOrderer(Generic[M]):
         self._hints = hints
         self._use_killers = killers
         self._use_history = history
-        self.killers: list[list[M | None]] = [[None, None] for _ in range(max_ply + 1)]
+        # Two killer slots per ply, made when a ply first asks: a search reaches few of the
+        # MAX_PLY plies, and making them all cost more than a short search.
+        self.killers: defaultdict[int, list[M | None]] = defaultdict(lambda: [None, None])
         self.history: dict[M, int] = {}
 
     def order(self, moves: Sequence[M], tt_move: M | None, ply: int) -> list[M]:
@@ -81,6 +83,5 @@ class MoveOrderer(Generic[M]):
 
     def clear(self) -> None:
         """Forget killers and history (new game)."""
-        for slot in self.killers:
-            slot[0] = slot[1] = None
+        self.killers.clear()
         self.history.clear()

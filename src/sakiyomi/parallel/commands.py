@@ -20,10 +20,11 @@ from typing import Any
 from sakiyomi.game import Game, GameError, PositionText, capable
 from sakiyomi.games import GAMES, load
 from sakiyomi.parallel.backend import Backend, BackendError
-from sakiyomi.parallel.jobs import Job, JobResult
+from sakiyomi.parallel.batch import BatchSolver
+from sakiyomi.parallel.jobs import JobResult
 from sakiyomi.parallel.solver import ParallelSolver, Progress
 from sakiyomi.parallel.split import SplitPlan
-from sakiyomi.parallel.store import Bounds, JobRecord, Store
+from sakiyomi.parallel.store import Store
 from sakiyomi.score import result_word
 
 Units = Callable[[Game[Any], int, bool], int]
@@ -136,7 +137,9 @@ def solve(args: argparse.Namespace, units: Units,
 
 def _solve_batch(args: argparse.Namespace, units: Units,
                  batch_position: Callable[[str, str], str]) -> int:
-    """One exact solve per stdin line, spread over the workers, printed in input order."""
+    """One exact solve per stdin line, spread over the workers (``batch.BatchSolver``: the
+    lines left at the end are split over every worker), printed in input order.
+    """
     status = 0
     lines: list[tuple[int, str, Game[Any]]] = []
     for number, raw in enumerate(sys.stdin, 1):
@@ -156,46 +159,27 @@ def _solve_batch(args: argparse.Namespace, units: Units,
     if not lines:
         return status
     scope = scope_of(lines[0][2], lines[0][1])
-    kind = "weak" if args.weak else "solve"
     with Store(args.checkpoint, args.game, scope) as store:
         backend = make_backend(args.workers, args.ray, lines[0][2], args.engine)
-        line = ProgressLine(sys.stderr.isatty() and not args.json)
+        progress = ProgressLine(sys.stderr.isatty() and not args.json)
         results: dict[int, JobResult] = {}
-        queue = []
-        for index, (_, _, game) in enumerate(lines):
-            known = store.get(game.key()) if not args.weak else None
-            if known is not None and known.exact:
-                results[index] = JobResult(index, "done", known.lower, known.best,
-                                           (known.best,) if known.best else ())
-            else:
-                queue.append(index)
         printed = 0
-        start = time.perf_counter()
+
+        def arrived(index: int, result: JobResult) -> None:
+            nonlocal printed, status
+            results[index] = result
+            while printed in results:
+                progress.done()
+                status = max(status, _print_line(args, units, lines[printed],
+                                                 results.pop(printed)))
+                printed += 1
+
         try:
-            while printed < len(lines):
-                while queue and backend.idle():
-                    index = queue.pop(0)
-                    backend.submit(Job(index, args.game, lines[index][1], (), kind, 0,
-                                       args.engine))
-                for result in backend.poll(0.25):
-                    if result.status == "cancelled":
-                        queue.append(result.job_id)
-                        continue
-                    results[result.job_id] = result
-                    _, position, game = lines[result.job_id]
-                    if result.status == "done" and not args.weak:
-                        store.record(JobRecord(game.key(), position, kind, result.value,
-                                               result.value, result.value, result.best,
-                                               result.nodes, result.seconds, result.worker),
-                                     Bounds(result.value, result.value, result.best))
-                while printed in results:
-                    status = max(status, _print_line(args, units, lines[printed],
-                                                     results[printed]))
-                    printed += 1
-                line.show(f"positions {len(results)}/{len(lines)}  "
-                          f"elapsed {time.perf_counter() - start:.1f}s")
+            BatchSolver(args.game, [position for _, position, _ in lines],
+                        [game.key() for _, _, game in lines], backend, store, arrived,
+                        weak=args.weak, engine=args.engine, on_progress=progress.show).run()
         finally:
-            line.done()
+            progress.done()
             backend.close()
     return status
 
@@ -207,7 +191,8 @@ def _print_line(args: argparse.Namespace, units: Units, entry: tuple[int, str, G
         print(f"sakiyomi: line {number}: {result.error}", file=sys.stderr, flush=True)
         return 2
     record, text = _record(args, game, position, units, result.value, result.best, result.pv,
-                           result.nodes, result.wall, {"cpu_seconds": round(result.seconds, 3)})
+                           result.nodes, result.wall, {"cpu_seconds": round(result.seconds, 3),
+                                                         "split": result.worker == "split"})
     _emit(args, record, text)
     return 0
 

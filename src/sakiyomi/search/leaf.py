@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
-from sakiyomi.game import Game, Outcome, TerminalScoring
+from sakiyomi.game import Game, Outcome, TerminalScoring, capable
 from sakiyomi.score import loss_in, win_in
 
 TerminalScorer = Callable[[Outcome, int], int]
@@ -16,8 +17,8 @@ def terminal_scorer(game: Game[object]) -> TerminalScorer:
     Games with ``TerminalScoring`` give their own values (tree leaves, disc differences);
     otherwise a win ``ply`` plies from the root is ``win_in(ply)`` and a draw is 0.
     """
-    if isinstance(game, TerminalScoring):
-        scored = game
+    if capable(game, TerminalScoring):
+        scored = cast(TerminalScoring, game)
 
         def own(outcome: Outcome, ply: int) -> int:
             return scored.terminal_value(ply)

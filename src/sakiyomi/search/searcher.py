@@ -168,19 +168,22 @@ class Searcher(Generic[M]):
             self.tt = None
         # Capabilities are detected once here, never per node (DESIGN.md §1.7).
         self._score_terminal = terminal_scorer(cast(Game[object], game))
-        hints = game.move_hints if config.hints and isinstance(game, MoveHints) else None
+        hints = (cast(MoveHints[M], game).move_hints
+                 if config.hints and capable(game, MoveHints) else None)
         self.orderer: MoveOrderer[M] = MoveOrderer(
-            MAX_PLY, hints, killers=config.killers, history=config.history
+            hints, killers=config.killers, history=config.history
         )
-        self._noisy = game if config.quiescence and isinstance(game, NoisyMoves) else None
-        self._rules = game if isinstance(game, RepetitionRules) else None
+        self._noisy = (cast(NoisyMoves[M], game)
+                       if config.quiescence and capable(game, NoisyMoves) else None)
+        self._rules = cast(RepetitionRules, game) if capable(game, RepetitionRules) else None
         self._shortcuts = (
             cast(SearchShortcuts[M], game)
-            if config.shortcuts and isinstance(game, SearchShortcuts) else None
+            if config.shortcuts and capable(game, SearchShortcuts) else None
         )
-        self._checks = game if isinstance(game, Checks) else None
-        self._nuller = game if config.null_move and isinstance(game, NullMove) else None
-        tactical = game if isinstance(game, TacticalMoves) else None
+        self._checks = cast(Checks, game) if capable(game, Checks) else None
+        self._nuller = (cast(NullMove, game)
+                        if config.null_move and capable(game, NullMove) else None)
+        tactical = cast(TacticalMoves[M], game) if capable(game, TacticalMoves) else None
         self._tactical = tactical if self._checks is not None else None
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)

@@ -3,7 +3,12 @@
 Every rule (moves, wins, keys, hints, Pons's shortcuts) is a kernel of
 ``sakiyomi.games.connect4.kernels`` (bitboard layout drawn there); this class keeps the state and
 the history for play/undo and converts at the edges.  The compiled solver runs the same
-kernels under numba (``sakiyomi.compiled.template``).
+kernels under numba (``sakiyomi.compiled.template``).  The methods the Python search calls at
+every node (play, key, legal_moves, value_bounds, search_moves, evaluate, move_hints) do the
+kernels' few bit operations on Python ints themselves around the two costly kernels they call
+(``k_aligned``, ``k_winning_cells``), and keep each state's threats and hints in bounded memos
+(issue 12: the kernels' calls, tuples and repeated threat scans were most of a node's cost);
+tests check their answers against the kernels on random games.
 
 POSITION (DESIGN.md §8): Pons's notation, the columns played, ``1`` = leftmost; ``start`` or
 the empty string is the empty board.  A prefix ``WxH:`` picks another board size (any with
@@ -25,6 +30,10 @@ from sakiyomi.games.connect4 import kernels as default_kernels
 from sakiyomi.inputs import parse_int, shown
 
 KERNEL_MODULE = "sakiyomi.games.connect4.kernels"
+_KEY_MIX = int(default_kernels.KEY_MIX)
+_WORD = (1 << 64) - 1
+_BOARD_FULL = Outcome(None, "board full")
+_MEMO_LIMIT = 1 << 14  # states whose threats and hints a game keeps (a few MB)
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*:(.*)$", re.S)
 MAX_SIDE = 64
 LIMITS = "boards with width x (height + 1) <= 64 (7x6 by default); at most one move per cell"
@@ -55,11 +64,28 @@ class Connect4:
         self.k: Any = kernels_for(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        self._buf = [0] * width
-        # The kernels play, undo and outcome call per node, bound once (no module look-ups).
-        self._k_play = self.k.k_play
+        # What the per-node methods use, bound once (no module look-ups): the kernels
+        # outcome and the threats call, and the board's constants as Python ints for the
+        # methods that do the kernels' few bit operations themselves (play, key, moves).
+        self._push = self._past.append
+        self._pop = self._past.pop
         self._k_aligned = self.k.k_aligned
+        self._k_winning_cells = self.k.k_winning_cells
         self._cells = width * height
+        self._bottom = int(self.k.BOTTOM)
+        self._board = int(self.k.BOARD)
+        self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
+        self._tops = tuple((int(self.k.TOP_CELL[c]), c) for c in self.k.ORDER)
+        self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
+        # The outcome of a four made with the n-th stone, by n (Pons's score as the margin).
+        self._endings = [Outcome(Player((n + 1) % 2), "four in a row", (self._cells + 2 - n) // 2)
+                         for n in range(self._cells + 1)]
+        # The last state outcome() found finished, and its value for the side to move.
+        self._finished: tuple[tuple[int, int, int] | None, int] = (None, 0)
+        # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
+        self._facts: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self._hints: dict[tuple[int, int, int], list[int]] = {}
+        self._ahead: dict[tuple[int, int, int], int] = {}  # children's opposing threats
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -68,41 +94,58 @@ class Connect4:
         return Player(self._state[2] % 2)
 
     def legal_moves(self) -> Sequence[int]:
-        count = self.k.k_legal_moves(self._state, self._buf, 0)
-        return self._buf[:count]
+        """``k_legal_moves``: the columns not full, centre first; none once the game is over."""
+        cur, mask, n = self._state
+        if n >= self._cells or self._k_aligned(cur ^ mask):
+            return []
+        return [col for top, col in self._tops if not mask & top]
 
     def play(self, move: int) -> None:
+        """``k_play``: the stone lands on the column's lowest empty cell (``mask`` plus the
+        column's bottom cell carries up to it, Pons's trick); the other side is to move.
+        """
         state = self._state
-        self._past.append(state)
-        self._state = self._k_play(state, move)
+        self._push(state)
+        cur, mask, n = state
+        self._state = (cur ^ mask, mask | (mask + self._bottom_cells[move]), n + 1)
 
     def undo(self) -> None:
-        self._state = self._past.pop()
+        self._state = self._pop()
 
     def outcome(self) -> Outcome | None:
-        cur, mask, n = self._state
-        # k_outcome's test (four in a row for the side that just moved, or a full board),
-        # asked directly so that the common case, a game going on, builds no tuple.
-        if n < self._cells and not self._k_aligned(cur ^ mask):
+        """``k_outcome``: four in a row for the side that just moved, or a full board.  The
+        outcomes are made once per board (``_endings``), and a finished state is remembered
+        with its value for ``terminal_value``, which the search asks next.
+        """
+        state = self._state
+        cur, mask, n = state
+        four = self._k_aligned(cur ^ mask)
+        if not four and n < self._cells:
             return None
-        finished, value = self.k.k_outcome(self._state, 0)
-        if not finished:
-            return None
-        if value == 0:
-            return Outcome(None, "board full")
-        return Outcome(self.to_move.other, "four in a row", -value)
+        ending = self._endings[n] if four else _BOARD_FULL
+        self._finished = state, -ending.margin
+        return ending
 
     def evaluate(self) -> int:
-        value: int = self.k.k_evaluate(self._state)
-        return value
+        """``k_evaluate``: own minus opposing winning cells (``_threats``, popcounts by
+        ``int.bit_count``).
+        """
+        _, own, theirs = self._threats()
+        return own.bit_count() - theirs.bit_count()
 
     def key(self) -> int:
-        return int(self.k.k_key(self._state))
+        """``k_key``: the perfect key ``cur + mask + bottom``, mixed (an odd factor mod 2**64,
+        then the high half xored down) so that its low bits, the table slot, depend on every
+        cell.
+        """
+        cur, mask, _ = self._state
+        m = ((cur + mask + self._bottom) * _KEY_MIX) & _WORD
+        return m ^ (m >> 32)
 
     def copy(self) -> Self:
         clone = type(self)(self.width, self.height)
         clone._state = self._state
-        clone._past = list(self._past)
+        clone._past.extend(self._past)
         return clone
 
     @property
@@ -129,7 +172,9 @@ class Connect4:
 
     def terminal_value(self, ply: int) -> int:
         """Pons's score of a finished position for the side to move (ply-independent)."""
-        value: int = self.k.k_outcome(self._state, ply)[1]
+        state, value = self._finished
+        if state is not self._state:  # not the state outcome() has just found finished
+            value = self.k.k_outcome(self._state, ply)[1]
         return value
 
     def score_bounds(self) -> tuple[int, int]:
@@ -140,17 +185,86 @@ class Connect4:
         return score
 
     def value_bounds(self, ply: int) -> tuple[int, int]:
-        lo, hi = self.k.k_bounds(self._state, ply)
-        return int(lo), int(hi)
+        """``k_bounds`` (Pons's: a win at once, every move losing, two cells or fewer left),
+        from the state's ``_threats``.
+        """
+        possible, own, theirs = self._threats()
+        n = self._state[2]
+        cells = self._cells
+        if own & possible:
+            v = (cells + 1 - n) // 2
+            return v, v
+        if not _nonlosing(possible, theirs):
+            v = -((cells - n) // 2)
+            return v, v
+        if n >= cells - 2:
+            return 0, 0
+        return -((cells - 2 - n) // 2), (cells - 1 - n) // 2
 
     def search_moves(self) -> Sequence[int]:
-        count = self.k.k_search_moves(self._state, self._buf, 0)
-        return self._buf[:count]
+        """``k_search_moves`` (winning moves, else those that do not lose at once, else all),
+        centre first, from the state's ``_threats``.
+        """
+        possible, own, theirs = self._threats()
+        cells = own & possible or _nonlosing(possible, theirs) or possible
+        return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
+        """``k_hint`` of each move: the mover's winning cells once the stone is in, each
+        computed once per state and column.
+
+        The hint is the child's opposing threats (``_threats`` of the position after the
+        move: the mover's winning cells with the new stone, the cell itself now taken) plus
+        that cell if it was one of the mover's winning cells already (a cell's own stone
+        never completes a line through it).  So the child's opposing threats are kept for
+        ``_threats`` (``_ahead``): a child the search then visits needs only its own.
+        """
         state = self._state
-        hint = self.k.k_hint
-        return [hint(state, m) for m in moves]
+        known = self._hints.get(state)
+        if known is None:
+            known = self._hints[state] = [-1] * self.width
+            if len(self._hints) > _MEMO_LIMIT:
+                self._hints.clear()
+                self._hints[state] = known
+        hints = [known[m] for m in moves]
+        if -1 in hints:
+            cur, mask, n = state
+            own = self._threats()[1]
+            winning_cells = self._k_winning_cells
+            bottom = self._bottom_cells
+            ahead = self._ahead
+            if len(ahead) > _MEMO_LIMIT:
+                ahead.clear()
+            for i, m in enumerate(moves):
+                if hints[i] < 0:
+                    cell = (mask + bottom[m]) & ~mask
+                    theirs = winning_cells(cur | cell, mask | cell)
+                    ahead[(cur ^ mask, mask | cell, n + 1)] = theirs  # the child's state
+                    hints[i] = known[m] = theirs.bit_count() + (1 if own & cell else 0)
+        return hints
+
+    def _threats(self) -> tuple[int, int, int]:
+        """(playable cells, the mover's winning cells, the opponent's) of the current state.
+
+        The Python Searcher asks value_bounds, search_moves and evaluate of a node in turn,
+        and iterative deepening visits most nodes again at each depth: each state's threats
+        are computed once and kept in a bounded memo (cleared when it holds ``_MEMO_LIMIT``
+        states), where the kernels computed them again for every question.  The opponent's
+        may have been worked out already, by the parent's ``move_hints``.
+        """
+        state = self._state
+        facts = self._facts.get(state)
+        if facts is None:
+            cur, mask, _ = state
+            winning_cells = self._k_winning_cells
+            theirs = self._ahead.pop(state, None)
+            if theirs is None:
+                theirs = winning_cells(cur ^ mask, mask)
+            facts = ((mask + self._bottom) & self._board, winning_cells(cur, mask), theirs)
+            if len(self._facts) >= _MEMO_LIMIT:
+                self._facts.clear()
+            self._facts[state] = facts
+        return facts
 
     def rollout_move(self, rng: Random) -> int:
         """Playout policy (``RolloutPolicy``): a random one of ``search_moves`` (a win at once
@@ -209,6 +323,18 @@ class Connect4:
             rows.append(" ".join(cells))
         rows.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(rows)
+
+
+def _nonlosing(possible: int, threats: int) -> int:
+    """``k_nonlosing``: the playable cells that do not hand the opponent (winning cells
+    ``threats``) an immediate win; 0 if none.
+    """
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return 0  # two threats to parry at once: every move loses
+        possible = forced
+    return possible & ~(threats >> 1)
 
 
 def from_position(name: str, text: str) -> Connect4:
@@ -272,7 +398,8 @@ def _replay(game: Connect4, moves: str) -> bool:
     if k.k_aligned(cur) or (n and k.k_aligned(mover ^ last)):
         return False
     game._state = (cur, mask, n)
-    game._past = past  # moves_played is read off these states
+    game._past.extend(past)  # moves_played is read off these states (play and undo hold
+    # the list's bound methods: filled in place)
     return True
 
 
