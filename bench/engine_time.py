@@ -19,12 +19,14 @@ to reading ``bestmove`` (pipes included):
    are cut (not scored) after ``MAX_PLIES``; only the clock matters here.
 
 Both engines run with a 50 ms overhead setting (UCI ``Move Overhead``, USI ``ByoyomiMargin``)
-so their limits are alike.  The anchor is the limit itself: one JSON line per engine and mode
+so their limits are alike; ``--overhead MS`` sets ours to another value (to measure what a
+smaller default does to lateness and time losses), and ``--movetime MS`` the fixed-time mode's
+movetime.  The anchor is the limit itself: one JSON line per engine and mode
 with moves, max / p50 / p99 overrun, moves more than 50 ms over, time losses, and the load
 (``uptime``) before and after.  Goal (issue 11): no move more than 50 ms over.
 
 Run from the repository root: ``python -m bench.engine_time [--moves 300] [--engines uci usi]
-[--busy 2] [--games 100]``.
+[--busy 2] [--games 100] [--overhead 50] [--movetime 100]``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from tests.protocol_fuzz import COMMANDS, HELLO
 from sakiyomi.protocols.go import parse_go
 
 OVERHEAD_MS = 50
+OVERHEAD = {"ms": OVERHEAD_MS}  # ours: --overhead may change it
 OVERHEAD_OPTION = {"uci": "Move Overhead", "usi": "ByoyomiMargin"}
 MAX_PLIES = 160  # a self-play game is restarted after this many plies
 
@@ -165,7 +168,7 @@ def clock_go(engine: str, clock: dict[bool, float]) -> str:
 def hard_limit(engine: str, go: str, white: bool) -> float:
     """Our engine's hard limit for ``go`` (its own time plan, with the bench's overhead)."""
     plan = parse_go(go.split()[1:], "uci" if engine == "uci" else "usi").plan(
-        white, OVERHEAD_MS / 1000)
+        white, OVERHEAD["ms"] / 1000)
     assert plan is not None
     return plan.hard
 
@@ -229,7 +232,7 @@ def start(command: list[str], engine: str, options: list[str]) -> EngineProcess:
 def run_games(engine: str, games: int) -> dict[str, Any]:
     """``games`` games at 1 s + 0.1 s against the opponent engine (module docstring, 3)."""
     load = uptime()
-    ours = start(COMMANDS[engine], engine, [f"{OVERHEAD_OPTION[engine]} {OVERHEAD_MS}"])
+    ours = start(COMMANDS[engine], engine, [f"{OVERHEAD_OPTION[engine]} {OVERHEAD['ms']}"])
     theirs = start(opponent_command(engine), engine, OPPONENT_OPTIONS[engine])
     elapsed: list[float] = []
     limits: list[float] = []
@@ -282,24 +285,31 @@ def main() -> None:
                         help="play this many games against another engine instead")
     parser.add_argument("--byoyomi", type=int, default=0, metavar="MS",
                         help="USI only: moves at byoyomi MS instead (time use and lateness)")
+    parser.add_argument("--overhead", type=int, default=OVERHEAD_MS, metavar="MS",
+                        help="our engine's Move Overhead / ByoyomiMargin")
+    parser.add_argument("--movetime", type=int, default=100, metavar="MS",
+                        help="the fixed-time mode's movetime")
     args = parser.parse_args()
+    OVERHEAD["ms"] = args.overhead
     if args.byoyomi and args.engines != ["usi"]:
         parser.error("--byoyomi needs --engines usi")
-    emit({"bench": "engine_time", "uptime": uptime(), "busy_processes": args.busy})
+    emit({"bench": "engine_time", "uptime": uptime(), "busy_processes": args.busy,
+          "overhead_ms": args.overhead})
     with busy_load(args.busy):
         for engine in args.engines:
             if args.games:
                 emit(run_games(engine, args.games))
                 continue
             process = start(COMMANDS[engine], engine,
-                            [f"{OVERHEAD_OPTION[engine]} {OVERHEAD_MS}"])
+                            [f"{OVERHEAD_OPTION[engine]} {OVERHEAD['ms']}"])
             try:
                 if args.byoyomi:
                     emit(run_fixed(process, engine, args.moves,
                                    f"go btime 0 wtime 0 byoyomi {args.byoyomi}",
                                    args.byoyomi / 1000))
                     continue
-                emit(run_fixed(process, engine, args.moves))
+                emit(run_fixed(process, engine, args.moves, f"go movetime {args.movetime}",
+                               args.movetime / 1000))
                 emit(run_clock(process, engine, args.moves))
             finally:
                 process.close()

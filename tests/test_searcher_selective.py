@@ -1,5 +1,5 @@
 """The Searcher's selective switches (check extension, null move, LMR and its logarithmic rule,
-futility, late-move pruning)."""
+futility, late-move pruning, reverse futility)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from tests.chess_support import epd_lines, mate_in
 
 SELECTIVE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True)
 SELECTIVE_WIDE = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True,
-                              lmr_divisor=2.0, late_move_counts=(0, 8, 14, 22))
+                              lmr_divisor=2.0, late_move_counts=(0, 8, 14, 22),
+                              reverse_futility_margins=(0, 90, 180))
 ONE_SWITCH = {
     "none": SearchConfig(),
     "check_extension": SearchConfig(check_extension=True),
@@ -30,13 +31,15 @@ ONE_SWITCH = {
     "mate_distance": SearchConfig(mate_distance=True),
     "log_lmr": SearchConfig(lmr=True, lmr_divisor=2.0),
     "late_move_pruning": SearchConfig(late_move_counts=(0, 4, 8, 12)),
+    "reverse_futility": SearchConfig(reverse_futility_margins=(0, 90, 180, 270)),
 }
 
 
 def test_switches_are_off_by_default() -> None:
     config = SearchConfig()
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
-                or config.mate_distance or config.late_move_counts or config.lmr_divisor)
+                or config.mate_distance or config.late_move_counts or config.lmr_divisor
+                or config.reverse_futility_margins)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
@@ -105,3 +108,14 @@ def test_late_move_pruning_and_log_reductions_need_fewer_nodes_still() -> None:
     selective = run(Searcher(ChessGame(board), SELECTIVE), Limits(depth=4))
     wide = run(Searcher(ChessGame(board), SELECTIVE_WIDE), Limits(depth=4))
     assert wide.stats.nodes < selective.stats.nodes
+
+
+def test_reverse_futility_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece_hangs() -> None:
+    # Our own position: Black's queen on d5 is attacked by the c4 pawn; White wins it.
+    board = chess.Board("rnb1kbnr/ppp2ppp/8/3qp3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 0 4")
+    plain = run(Searcher(ChessGame(board.copy()), SELECTIVE), Limits(depth=4))
+    config = SearchConfig(check_extension=True, null_move=True, lmr=True, futility=True,
+                          reverse_futility_margins=(0, 90, 180, 270))
+    pruned = run(Searcher(ChessGame(board.copy()), config), Limits(depth=4))
+    assert pruned.stats.nodes < plain.stats.nodes
+    assert plain.best_move == pruned.best_move == chess.Move.from_uci("c4d5")

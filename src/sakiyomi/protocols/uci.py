@@ -48,7 +48,11 @@ AUTHOR = "sakiyomi developers"
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 1024
 MAX_MULTIPV = 64
-DEFAULT_OVERHEAD_MS = 50
+# Kept back from every movetime and clock for the GUI and the pipes.  bench/engine_time.py, 300
+# moves at movetime 200 ms and 300 on a 2 s + 0.1 s clock with two busy loops beside (load
+# 6-10, 23 Nov 2026): 50 ms used a median 0.66-0.69 of the movetime, 35 ms 0.74, 25 ms 0.80
+# (but 9 moves past the movetime, one by 64 ms); no time losses on the clock at any of them.
+DEFAULT_OVERHEAD_MS = 35
 SHORT_SEARCH = TimePlan.fixed(0.1)  # the answer to a go whose parameters make no sense
 
 

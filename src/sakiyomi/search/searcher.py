@@ -116,6 +116,10 @@ class SearchConfig:
     late_move_counts: tuple[int, ...] = ()
     futility: bool = False  # TacticalMoves + Checks: skip quiet moves that cannot reach alpha
     futility_margins: tuple[int, ...] = (0, 200, 450)  # by remaining depth; beyond: no pruning
+    # Reverse futility ("static null move", Checks): at non-PV nodes not in check with remaining
+    # depth d < len(reverse_futility_margins), a static value that beats beta by the margin
+    # for d is returned as the node's lower bound (empty tuple: off).
+    reverse_futility_margins: tuple[int, ...] = ()
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
@@ -280,8 +284,9 @@ class Searcher(Generic[M]):
         late_counts = config.late_move_counts if tactical is not None else ()
         reductions = _reduction_table(config.lmr_divisor) if config.lmr_divisor > 0 else None
         selective = extend or lmr or futility or bool(late_counts)
-        pruning = nuller is not None or futility or bool(late_counts)
-        needs_check = (selective or nuller is not None) and checks is not None
+        rf_margins = config.reverse_futility_margins if checks is not None else ()
+        pruning = nuller is not None or futility or bool(late_counts) or bool(rf_margins)
+        needs_check = (selective or nuller is not None or bool(rf_margins)) and checks is not None
         # The TT move is tried before the others are ordered (their hints computed) when the
         # order of the others cannot change meanwhile: no history (credited below), no
         # presort, no tracer (which is shown the moves a cut-off skips).
@@ -444,7 +449,9 @@ class Searcher(Generic[M]):
             futile: int | None = None
             late = 0  # late-move pruning: quiet moves from this index on are skipped
             if pruning and not pv_node and not in_check and ply > 0:
-                cut = null_move_cut(depth, beta, ply, key, via)
+                cut = (reverse_futile(depth, beta) if depth < len(rf_margins) else None)
+                if cut is None:
+                    cut = null_move_cut(depth, beta, ply, key, via)
                 if cut is not None:
                     if tracing:
                         tracer.leave(ply, cut, lower)
@@ -605,6 +612,19 @@ class Searcher(Generic[M]):
                 value = beta
             if tt_store is not None:
                 tt_store(key, depth, to_tt(value, ply), lower, None)
+            return value
+
+        def reverse_futile(depth: int, beta: int) -> int | None:
+            """Reverse futility: the static value less the margin for ``depth`` when that
+            still reaches beta (a lower bound the moves would only confirm), else None.
+            """
+            nonlocal horizon
+            if is_decisive(beta):
+                return None
+            value = evaluate() - rf_margins[depth]
+            if value < beta:
+                return None
+            horizon = True  # a guess from the static value: never stored as solved
             return value
 
         def futile_value(depth: int, alpha: int) -> int | None:

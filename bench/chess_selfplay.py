@@ -1,0 +1,126 @@
+"""Chess self-play at a fixed node budget per move: a candidate's search settings against the
+engine's (``CHESS_CONFIG``), in process, so the result does not depend on the machine's load.
+Not a test: it prints one JSON line per finished game with the running W/D/L from the
+candidate's side, the Elo difference and its 95 % interval.
+
+    python bench/chess_selfplay.py --candidate rfp --games 200 --nodes 1000 --workers 2
+
+Openings are our own: ``--opening-plies`` random legal moves from the start position (seeded,
+so both runs of a comparison see the same ones), each opening played with either colour.  A game
+ends by python-chess's rules with draw claims (threefold, 50 moves) or, still running after
+``--max-plies``, as a draw.  Tuning on these games keeps the measured suites (WAC, the match
+openings of ``bench/chess.py``) out of it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)  # run as a script, bench/chess.py would shadow python-chess
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+from dataclasses import replace
+
+import chess
+
+from sakiyomi.protocols.chess_engine import CHESS_CONFIG, think
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.searcher import SearchConfig
+from sakiyomi.tt import TranspositionTable
+
+# Candidate settings by name, each a change of the engine's settings.
+VARIANTS: dict[str, SearchConfig] = {
+    "engine": CHESS_CONFIG,
+    "rfp": replace(CHESS_CONFIG, reverse_futility_margins=(0, 90, 180, 270)),
+    "rfp-wide": replace(CHESS_CONFIG, reverse_futility_margins=(0, 120, 240, 360)),
+    "no-rfp": replace(CHESS_CONFIG, reverse_futility_margins=()),
+    "lmp": replace(CHESS_CONFIG, late_move_counts=(0, 6, 10, 16)),
+}
+
+
+def opening(seed: int, plies: int) -> list[chess.Move]:
+    """``plies`` random legal moves from the start that do not end the game."""
+    rng = random.Random(seed)
+    while True:
+        board = chess.Board()
+        for _ in range(plies):
+            board.push(rng.choice(list(board.legal_moves)))
+            if board.is_game_over():
+                break
+        else:
+            return list(board.move_stack)
+
+
+def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float, int, str]:
+    """One game; returns (number, the candidate's score, plies, how it ended)."""
+    number, candidate, base, nodes, opening_plies, max_plies, seed = job
+    configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
+    candidate_white = number % 2 == 0
+    tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
+    board = chess.Board()
+    for first in opening(seed + number // 2, opening_plies):
+        board.push(first)
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            winner, reason = outcome.winner, outcome.termination.name.lower()
+            break
+        if board.ply() >= max_plies:
+            winner, reason = None, "ply limit"
+            break
+        is_candidate = (board.turn == chess.WHITE) == candidate_white
+        answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+                          tt=tables[is_candidate], config=configs[is_candidate])
+        assert answer is not None
+        board.push(answer)
+    score = 0.5 if winner is None else float((winner == chess.WHITE) == candidate_white)
+    return number, score, board.ply(), reason
+
+
+def elo(score: float) -> float | None:
+    if score <= 0 or score >= 1:
+        return None
+    return -400 * math.log10(1 / score - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidate", choices=list(VARIANTS), required=True)
+    parser.add_argument("--base", choices=list(VARIANTS), default="engine")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--opening-plies", type=int, default=8)
+    parser.add_argument("--max-plies", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    jobs = [(n, args.candidate, args.base, args.nodes, args.opening_plies, args.max_plies,
+             args.seed) for n in range(args.games)]
+    results: list[float] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for number, score, plies, reason in pool.imap_unordered(play_game, jobs):
+            results.append(score)
+            n = len(results)
+            mean = sum(results) / n
+            variance = sum((s - mean) ** 2 for s in results) / n
+            margin = 1.96 * math.sqrt(variance / n)
+            low, high = elo(mean - margin), elo(mean + margin)
+            print(json.dumps({
+                "bench": "chess_selfplay", "candidate": args.candidate, "base": args.base,
+                "nodes": args.nodes, "game": number, "score": score, "plies": plies,
+                "reason": reason, "W": results.count(1.0), "D": results.count(0.5),
+                "L": results.count(0.0), "elo": None if elo(mean) is None else round(
+                    elo(mean) or 0), "elo_95": [None if low is None else round(low),
+                                                None if high is None else round(high)],
+                "load": os.getloadavg()[0]}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
