@@ -177,6 +177,29 @@ def test_node_limit_is_exact_on_the_compiled_engine() -> None:
     assert result.best_move is not None
 
 
+@pytest.mark.parametrize("kind", ["python", "compiled"])
+def test_run_honours_the_node_budget_of_its_limits(kind: str) -> None:
+    # The engine's own signal has no budget: run() must add the one its limits give.
+    engine = engine_for(load("connect4", BEGIN_HARD), engine=kind)
+    result = run(engine, Limits(nodes=12_345))
+    assert 12_345 <= engine.stats.nodes <= 12_346, engine.stats.nodes
+    assert result.best_move is not None and not result.complete
+
+
+def test_a_time_limit_moves_an_armed_deadline_earlier() -> None:
+    signal = StopSignal(seconds=1000.0)
+    fired: list[bool] = []
+    signal.on_stop(lambda: fired.append(True))  # arms the 1000 s timer
+    signal.tighten(Limits(time=0.0))
+    deadline = time.perf_counter() + 5.0
+    while not fired and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    assert fired and signal.stopped()
+    later = StopSignal(nodes=10)
+    later.tighten(Limits(nodes=99, time=1000.0))
+    assert later.node_limit == 10 and later.deadline is not None
+
+
 def test_session_keeps_one_table_across_positions() -> None:
     session = EngineSession()
     game = load("connect4", "4453")

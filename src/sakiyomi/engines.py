@@ -338,6 +338,7 @@ class CompiledEngine:
         search = self._search
         search.clear_stop()
         search.set_node_limit(signal.node_limit)
+        self._limit = signal.node_limit
         ref = weakref.ref(self)
 
         def fire() -> None:
@@ -356,6 +357,9 @@ class CompiledEngine:
         state is rebuilt only when the game's state tuple changed, and the compiled entry
         point is called without numba's type dispatch.
         """
+        if self._stop.node_limit != self._limit:  # the signal's budget changed (tighten)
+            self._limit = self._stop.node_limit
+            self._search.set_node_limit(self._limit)
         raw = self._kernel_state()
         if raw is not self._raw:  # the same tuple object: the position has not moved
             self._raw = raw
@@ -406,7 +410,8 @@ class CompiledEngine:
     def reset(self) -> None:
         """Forget the table, killers, history and counters, like a fresh engine."""
         self._search.reset()
-        self._search.set_node_limit(self._stop.node_limit)
+        self._limit = self._stop.node_limit
+        self._search.set_node_limit(self._limit)
         if self._stop.stopped():
             self._search.request_stop()
 

@@ -63,7 +63,9 @@ def iterative_deepening(
     Yields after every completed iteration; a search stopped by its signal yields nothing for
     the unfinished depth (the caller keeps the last completed one).  No iteration starts once
     ``past_soft()`` is true (a time plan's soft limit; the signal's deadline is the hard one).
+    The node and time limits of ``limits`` are added to the searcher's signal (``tighten``).
     """
+    searcher.stop.tighten(limits)
     value = 0
     for depth in range(start_depth, limits.max_depth + 1):
         searcher.new_search()
@@ -99,11 +101,13 @@ def run(
     If not even depth 1 finished, the result holds the first legal move and ``complete=False``.
     """
     last: SearchInfo[M] | None = None
+    horizon = True  # the last completed iteration's (an aborted one leaves no reliable flag)
     for info in iterative_deepening(
         searcher, limits, aspiration_delta=aspiration_delta, use_mtdf=use_mtdf,
         past_soft=past_soft,
     ):
         last = info
+        horizon = searcher.hit_horizon
         if on_info is not None:
             on_info(info)
     if last is None:
@@ -112,7 +116,7 @@ def run(
         return SearchResult(0, first, (), 0, searcher.stats.copy(), searcher.stop.elapsed(),
                             complete=False)
     best = last.pv[0] if last.pv else searcher.root_best_move
-    stopped = last.depth < limits.max_depth and searcher.hit_horizon
+    stopped = last.depth < limits.max_depth and horizon
     return SearchResult(last.value, best, last.pv, last.depth, searcher.stats.copy(),
                         searcher.stop.elapsed(), complete=not stopped,
-                        extra={"exact": not searcher.hit_horizon})
+                        extra={"exact": not horizon})

@@ -56,6 +56,24 @@ class StopSignal:
         seconds = TimePlan.fixed(limits.time).hard if limits.time is not None else None
         return cls(nodes=limits.nodes, seconds=seconds)
 
+    def tighten(self, limits: Limits) -> None:
+        """Enforce ``limits``' node budget and time too (whichever is sooner stands): a driver
+        given limits and a searcher whose signal was made without them (``drivers.run``)
+        would otherwise search past them, up to the depth limit.
+        """
+        if limits.nodes is not None:
+            self.node_limit = (limits.nodes if self.node_limit is None
+                               else min(self.node_limit, limits.nodes))
+        if limits.time is None:
+            return
+        deadline = time.perf_counter() + TimePlan.fixed(limits.time).hard
+        with self._lock:
+            if self.deadline is not None and self.deadline <= deadline:
+                return
+            self.deadline = deadline
+            if self._timer is not None or self._callbacks:
+                self._arm_timer()  # an earlier deadline than the running timer's
+
     def stop(self) -> None:
         """Ask the search to stop as soon as possible (thread-safe)."""
         with self._lock:
