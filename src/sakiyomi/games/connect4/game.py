@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from random import Random
 from typing import Any, Self
@@ -65,12 +65,14 @@ class Connect4:
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
         # What the per-node methods use, bound once (no module look-ups): the kernels
-        # outcome and the threats call, and the board's constants as Python ints for the
+        # outcome, threats and bounds call, and the board's constants as Python ints for the
         # methods that do the kernels' few bit operations themselves (play, key, moves).
         self._push = self._past.append
         self._pop = self._past.pop
         self._k_aligned = self.k.k_aligned
         self._k_winning_cells = self.k.k_winning_cells
+        self._k_parry: Callable[[int, int], int] = self.k.k_parry
+        self._k_window: Callable[[bool, int, int], tuple[int, int]] = self.k.k_window
         self._cells = width * height
         self._bottom = int(self.k.BOTTOM)
         self._board = int(self.k.BOARD)
@@ -190,23 +192,16 @@ class Connect4:
         """
         possible, own, theirs = self._threats()
         n = self._state[2]
-        cells = self._cells
         if own & possible:
-            v = (cells + 1 - n) // 2
-            return v, v
-        if not _nonlosing(possible, theirs):
-            v = -((cells - n) // 2)
-            return v, v
-        if n >= cells - 2:
-            return 0, 0
-        return -((cells - 2 - n) // 2), (cells - 1 - n) // 2
+            return self._k_window(True, possible, n)
+        return self._k_window(False, self._k_parry(possible, theirs), n)
 
     def search_moves(self) -> Sequence[int]:
         """``k_search_moves`` (winning moves, else those that do not lose at once, else all),
         centre first, from the state's ``_threats``.
         """
         possible, own, theirs = self._threats()
-        cells = own & possible or _nonlosing(possible, theirs) or possible
+        cells = own & possible or self._k_parry(possible, theirs) or possible
         return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
@@ -323,18 +318,6 @@ class Connect4:
             rows.append(" ".join(cells))
         rows.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(rows)
-
-
-def _nonlosing(possible: int, threats: int) -> int:
-    """``k_nonlosing``: the playable cells that do not hand the opponent (winning cells
-    ``threats``) an immediate win; 0 if none.
-    """
-    forced = possible & threats
-    if forced:
-        if forced & (forced - 1):
-            return 0  # two threats to parry at once: every move loses
-        possible = forced
-    return possible & ~(threats >> 1)
 
 
 def from_position(name: str, text: str) -> Connect4:

@@ -154,17 +154,24 @@ def k_popcount(x: Any) -> int:
 
 
 @kernel
-def k_nonlosing(state: tuple[Any, Any, int]) -> Any:
-    """Playable cells that do not hand the opponent an immediate win (0 if none)."""
-    cur, mask, _ = state
-    possible = k_possible(mask)
-    threats = k_winning_cells(cur ^ mask, mask)
+def k_parry(possible: Any, threats: Any) -> Any:
+    """The cells of ``possible`` (the playable ones) that do not hand the opponent, whose
+    winning cells are ``threats``, an immediate win (0 if none): the one threat to block if
+    there is one, and never the cell below one of theirs.
+    """
     forced = possible & threats
     if forced:
         if forced & (forced - ONE):
             return ZERO  # two threats to parry at once: every move loses
         possible = forced
     return possible & ~(threats >> ONE)
+
+
+@kernel
+def k_nonlosing(state: tuple[Any, Any, int]) -> Any:
+    """Playable cells that do not hand the opponent an immediate win (0 if none)."""
+    cur, mask, _ = state
+    return k_parry(k_possible(mask), k_winning_cells(cur ^ mask, mask))
 
 
 @kernel
@@ -249,9 +256,19 @@ def k_bounds(state: tuple[Any, Any, int], ply: int) -> tuple[int, int]:
     cur, mask, n = state
     possible = k_possible(mask)
     if k_winning_cells(cur, mask) & possible:
+        return k_window(True, possible, n)
+    return k_window(False, k_nonlosing(state), n)
+
+
+@kernel
+def k_window(wins: bool, parries: Any, n: int) -> tuple[int, int]:
+    """``k_bounds``'s answer once it is known whether the mover wins at once (``wins``) and,
+    if not, which moves do not lose at once (``parries``, 0: none), ``n`` stones in.
+    """
+    if wins:
         v = (CELLS + 1 - n) // 2
         return v, v
-    if not k_nonlosing(state):
+    if not parries:
         v = -((CELLS - n) // 2)
         return v, v
     if n >= CELLS - 2:
@@ -281,7 +298,8 @@ def k_bounds_moves(state: tuple[Any, Any, int], ply: int, out: Any,
     if ply <= 1 and k_winning_cells(cur, mask) & possible:
         v = (CELLS + 1 - n) // 2
         return v, v, -1
-    threats = k_winning_cells(cur ^ mask, mask)  # k_nonlosing, inlined
+    # k_parry and k_window written out: the one kernel at every solver node, kept as measured.
+    threats = k_winning_cells(cur ^ mask, mask)
     forced = possible & threats
     moves = possible
     if forced:
