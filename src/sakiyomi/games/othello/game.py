@@ -43,6 +43,7 @@ KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 KERNEL_PARAMS = (("LEAF", 12), ("SHALLOW", 6), ("PARITY", 1), ("STABILITY", 1), ("FASTEST", 1),
                  ("BOUNDS2", 0), ("ETC", 14), ("POTENTIAL", 1),
                  ("LEAF_POTENTIAL", 0))
+_POTENTIAL = dict(KERNEL_PARAMS)["POTENTIAL"]  # the hints' weight, as the compiled build's
 
 
 def square_name(sq: int) -> str:
@@ -160,8 +161,7 @@ class Othello:
         weight): fewer opponent replies first.
         """
         p, o = self._po()
-        potential = dict(KERNEL_PARAMS)["POTENTIAL"]
-        return [int(move_hint(p, o, m, 1, potential)) for m in moves]
+        return [int(move_hint(p, o, m, 1, _POTENTIAL)) for m in moves]
 
     def solver_settings(self) -> dict[str, int | bool | str]:
         """Solve with a 2**22-slot table and ordering by TT move and fastest-first hints only
