@@ -16,6 +16,8 @@ M = TypeVar("M", bound=Hashable)
 TT_BONUS = 1 << 40
 KILLER_BONUS = 1 << 20
 HINT_SCALE = KILLER_BONUS * 4  # a hint step outranks killers (captures before quiet killers)
+COUNTER_BONUS = KILLER_BONUS // 2  # the reply that refuted the previous move: behind killers
+HISTORY_LIMIT = KILLER_BONUS // 4  # |history| stays below the counter-move bonus
 
 
 class MoveOrderer(Generic[M]):
@@ -26,30 +28,49 @@ class MoveOrderer(Generic[M]):
         hints: Callable[[Sequence[M]], Sequence[int]] | None = None,
         killers: bool = True,
         history: bool = True,
+        *,
+        malus: bool = False,
+        counters: bool = False,
     ) -> None:
         self._hints = hints
         self._use_killers = killers
         self._use_history = history
+        # With ``malus`` the quiet moves searched before a cut-off lose the credit the cut-off
+        # move gains, and history saturates (``HISTORY_LIMIT``) instead of only growing: in
+        # wide games (shogi: ~80 moves, most of them drops) the order of the quiet moves is
+        # the history's alone, and moves that keep failing must sink.
+        self._malus = malus and history
+        # With ``counters`` the move that refuted a move is remembered by that move (the
+        # counter-move heuristic) and tried right after the killers when the move recurs.
+        self._use_counters = counters
+        self.counters: dict[M, M] = {}
         # Two killer slots per ply, made when a ply first asks: a search reaches few of the
         # MAX_PLY plies, and making them all cost more than a short search.
         self.killers: defaultdict[int, list[M | None]] = defaultdict(lambda: [None, None])
         self.history: dict[M, int] = {}
 
-    def order(self, moves: Sequence[M], tt_move: M | None, ply: int) -> list[M]:
+    def order(self, moves: Sequence[M], tt_move: M | None, ply: int,
+              previous: M | None = None) -> list[M]:
         """Moves best-first; the sort is stable so equal moves keep the game's order.
 
         The TT move and the killers are found by one dict look-up per move (their bonuses,
         the TT move's taking precedence), not by comparing every move with each of them:
         moves that are objects (python-chess) compare in Python code, even with None.
+        ``previous`` is the move that led here (for the counter-move heuristic).
         """
         if len(moves) < 2:  # nothing to sort (often so in quiescence)
             return list(moves)
         hints = self._hints(moves) if self._hints is not None else None
         killer0, killer1 = self.killers[ply] if self._use_killers else (None, None)
         history = self.history if self._use_history else None
-        if hints is None and killer0 is None and not history and tt_move is None:
+        counter = (self.counters.get(previous) if self._use_counters and previous is not None
+                   else None)
+        if hints is None and killer0 is None and not history and tt_move is None \
+                and counter is None:
             return list(moves)
         special: dict[M, int] = {}
+        if counter is not None:
+            special[counter] = COUNTER_BONUS
         if killer1 is not None:
             special[killer1] = KILLER_BONUS
         if killer0 is not None:
@@ -71,17 +92,34 @@ class MoveOrderer(Generic[M]):
         order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in order]
 
-    def record_cutoff(self, move: M, ply: int, depth: int) -> None:
-        """Remember a move that caused a β cut-off (killer slot and history credit)."""
+    def record_cutoff(self, move: M, ply: int, depth: int, previous: M | None = None,
+                      tried: Sequence[M] = ()) -> None:
+        """Remember a move that caused a β cut-off (killer slot, history credit, the counter
+        to ``previous``); with the malus the quiet moves ``tried`` before it lose credit.
+        """
         if self._use_killers:
             slot = self.killers[ply]
             if slot[0] != move:
                 slot[1] = slot[0]
                 slot[0] = move
-        if self._use_history:
-            self.history[move] = min(self.history.get(move, 0) + depth * depth, KILLER_BONUS - 1)
+        if self._use_counters and previous is not None:
+            self.counters[previous] = move
+        if not self._use_history:
+            return
+        history = self.history
+        if not self._malus:
+            history[move] = min(history.get(move, 0) + depth * depth, KILLER_BONUS - 1)
+            return
+        bonus = min(depth * depth, HISTORY_LIMIT)
+        # Saturating update: a value near the limit moves little, so the table keeps ranking.
+        value = history.get(move, 0)
+        history[move] = value + bonus - value * bonus // HISTORY_LIMIT
+        for other in tried:
+            value = history.get(other, 0)
+            history[other] = value - bonus - value * bonus // HISTORY_LIMIT
 
     def clear(self) -> None:
         """Forget killers and history (new game)."""
         self.killers.clear()
         self.history.clear()
+        self.counters.clear()

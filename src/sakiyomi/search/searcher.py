@@ -78,6 +78,13 @@ class SearchConfig:
     hints: bool = True
     killers: bool = True
     history: bool = True
+    # History malus (off by default): at a cut-off by a quiet move the quiet moves searched
+    # before it lose the credit it gains, in a saturating table (ordering.MoveOrderer); for
+    # wide games whose quiet moves are ordered by history alone (shogi's drops).
+    history_malus: bool = False
+    # Counter moves (off by default): the move that refuted the previous move is tried after
+    # the killers when that move recurs.
+    counter_moves: bool = False
     presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
     quiescence: bool = True
     repetition: bool = True
@@ -171,7 +178,8 @@ class Searcher(Generic[M]):
         hints = (cast(MoveHints[M], game).move_hints
                  if config.hints and capable(game, MoveHints) else None)
         self.orderer: MoveOrderer[M] = MoveOrderer(
-            hints, killers=config.killers, history=config.history
+            hints, killers=config.killers, history=config.history,
+            malus=config.history_malus, counters=config.counter_moves,
         )
         self._noisy = (cast(NoisyMoves[M], game)
                        if config.quiescence and capable(game, NoisyMoves) else None)
@@ -291,6 +299,9 @@ class Searcher(Generic[M]):
         # order of the others cannot change meanwhile: no history (credited below), no
         # presort, no tracer (which is shown the moves a cut-off skips).
         defer = ordering and not config.history and not presort_depth and not tracing
+        counter_moves = config.counter_moves
+        malus = config.history_malus and config.history
+        is_tactical = tactical.is_tactical if tactical is not None else None
         empty = cast(tuple[M, ...], _EMPTY)
         top = MAX_PLY - 1
         path_push = path.push
@@ -449,14 +460,16 @@ class Searcher(Generic[M]):
             futile: int | None = None
             late = 0  # late-move pruning: quiet moves from this index on are skipped
             if pruning and not pv_node and not in_check and ply > 0:
-                cut = (reverse_futile(depth, beta) if depth < len(rf_margins) else None)
+                static = evaluate()  # once for all three tests (evaluate has no side effects)
+                cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
+                       else None)
                 if cut is None:
-                    cut = null_move_cut(depth, beta, ply, key, via)
+                    cut = null_move_cut(depth, beta, ply, key, via, static)
                 if cut is not None:
                     if tracing:
                         tracer.leave(ply, cut, lower)
                     return cut
-                futile = futile_value(depth, alpha)
+                futile = futile_value(depth, alpha, static)
                 if depth < len(late_counts) and not is_decisive(alpha):
                     late = late_counts[depth]
 
@@ -469,7 +482,8 @@ class Searcher(Generic[M]):
                     unordered = moves
                     moves = [tt_move] * len(moves)  # the rest are filled in after it
                 else:
-                    moves = order(moves, tt_move, ply)
+                    moves = (order(moves, tt_move, ply, via) if counter_moves
+                             else order(moves, tt_move, ply))
                     if presort_depth and depth > presort_depth + 1:
                         moves = presort(moves, tt_move, ply, key)
 
@@ -517,7 +531,11 @@ class Searcher(Generic[M]):
                             if i == 0:
                                 first_move_cutoffs += 1
                             if ordering:
-                                record_cutoff(move, ply, depth)
+                                if counter_moves or malus:
+                                    record_cutoff(move, ply, depth, via,
+                                                  quiet_before(moves, i) if malus else ())
+                                else:
+                                    record_cutoff(move, ply, depth)
                             if tracing:
                                 tracer.cutoff(ply, "beta" if ply % 2 == 0 else "alpha",
                                               moves[i + 1:])
@@ -561,6 +579,16 @@ class Searcher(Generic[M]):
                     return value
             return None
 
+        def quiet_before(moves: Sequence[M], i: int) -> list[M]:
+            """The quiet moves ordered before the cut-off move ``moves[i]`` (the history
+            malus), none when that move is itself tactical.
+            """
+            if is_tactical is None:
+                return list(moves[:i])
+            if is_tactical(moves[i]):
+                return []
+            return [m for m in moves[:i] if not is_tactical(m)]
+
         def research(move: M, depth: int, reduction: int, value: int, a: int, beta: int,
                      ply: int) -> int:
             """A scout of ``move`` failed high (``value > a``): a reduced scout is repeated at
@@ -579,8 +607,8 @@ class Searcher(Generic[M]):
 
         # ---- selective search (chess-style; each behind a SearchConfig switch) -------------
 
-        def null_move_cut(depth: int, beta: int, ply: int, key: int, via: M | None
-                          ) -> int | None:
+        def null_move_cut(depth: int, beta: int, ply: int, key: int, via: M | None,
+                          static: int) -> int | None:
             """Null move: let the opponent move twice, searched R plies shallower with a null
             window at beta; a fail high is returned (None: no cut).  Tried only after a real
             move, deep enough, against a finite non-mate beta, when the static value already
@@ -589,7 +617,7 @@ class Searcher(Generic[M]):
             """
             nonlocal horizon
             if (nuller is None or via is None or depth < config.null_move_min_depth
-                    or beta >= INF or is_decisive(beta) or evaluate() < beta
+                    or beta >= INF or is_decisive(beta) or static < beta
                     or not nuller.null_move_ok()):
                 return None
             reduction = config.null_move_reduction + (1 if depth >= 7 else 0)
@@ -614,27 +642,27 @@ class Searcher(Generic[M]):
                 tt_store(key, depth, to_tt(value, ply), lower, None)
             return value
 
-        def reverse_futile(depth: int, beta: int) -> int | None:
+        def reverse_futile(depth: int, beta: int, static: int) -> int | None:
             """Reverse futility: the static value less the margin for ``depth`` when that
             still reaches beta (a lower bound the moves would only confirm), else None.
             """
             nonlocal horizon
             if is_decisive(beta):
                 return None
-            value = evaluate() - rf_margins[depth]
+            value = static - rf_margins[depth]
             if value < beta:
                 return None
             horizon = True  # a guess from the static value: never stored as solved
             return value
 
-        def futile_value(depth: int, alpha: int) -> int | None:
+        def futile_value(depth: int, alpha: int, static: int) -> int | None:
             """Futility: the static value plus the margin for ``depth`` when even that cannot
             reach alpha (quiet moves are then skipped with it as their bound), else None.
             """
             if not futility or depth >= len(margins) or is_decisive(alpha):
                 return None
-            static = evaluate() + margins[depth]
-            return static if static <= alpha else None
+            bound = static + margins[depth]
+            return bound if bound <= alpha else None
 
         def play_selective(move: M, i: int, depth: int, ply: int, in_check: bool,
                            futile: int | None, late: int) -> tuple[int, int] | None:
