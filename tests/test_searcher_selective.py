@@ -32,6 +32,8 @@ ONE_SWITCH = {
     "log_lmr": SearchConfig(lmr=True, lmr_divisor=2.0),
     "late_move_pruning": SearchConfig(late_move_counts=(0, 4, 8, 12)),
     "reverse_futility": SearchConfig(reverse_futility_margins=(0, 90, 180, 270)),
+    "counter_moves": SearchConfig(counter_moves=True),
+    "history_malus": SearchConfig(history_malus=True),
 }
 
 
@@ -39,7 +41,8 @@ def test_switches_are_off_by_default() -> None:
     config = SearchConfig()
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
                 or config.mate_distance or config.late_move_counts or config.lmr_divisor
-                or config.reverse_futility_margins)
+                or config.reverse_futility_margins or config.counter_moves
+                or config.history_malus)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
