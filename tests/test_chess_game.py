@@ -176,6 +176,8 @@ STALEMATES = [
     "5bnr/4p1pq/4Qpkr/7p/7P/4P3/PPPP1PP1/RNB1KBNR b KQ - 2 10",
     "k7/8/1QK5/8/8/8/8/8 b - - 0 1",
     "k7/n1K5/8/8/8/8/8/R7 b - - 0 1",  # the knight is pinned
+    "7k/8/8/4p3/4P3/1q6/p7/K7 w - - 0 1",  # the pawn is blocked
+    "b1k5/8/8/8/8/8/4n1P1/5n1K w - - 0 1",  # the pawn could push but is pinned
 ]
 
 

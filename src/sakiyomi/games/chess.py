@@ -180,8 +180,9 @@ class ChessGame:
     def _has_move(self) -> bool:
         """Whether the side to move, not in check, has a legal move: a piece other than king
         and pawn off every line through its king (so not pinned) that can go somewhere has
-        one (the usual case, decided without generating moves); otherwise python-chess's
-        generator is asked for one.
+        one (the usual case, decided without generating moves), and so has a king step to an
+        unattacked square or an unpinned pawn's push; otherwise python-chess's generator is
+        asked for one.
         """
         b = self.board
         us = b.occupied_co[b.turn]
@@ -191,6 +192,17 @@ class ChessGame:
         lines = _LINES[king]
         for sq in chess.scan_reversed(us & ~(b.pawns | b.kings)):
             if not lines[sq] and b.attacks_mask(sq) & free:
+                return True
+        # Not in check, so no slider looks through the king: a step to a square no enemy
+        # piece attacks is legal; so is a push of a pawn off every line through the king.
+        them = not b.turn
+        for to in chess.scan_reversed(chess.BB_KING_ATTACKS[king] & free):
+            if not b.is_attacked_by(them, to):
+                return True
+        pawns = b.pawns & us
+        ahead = (pawns << 8 if b.turn else pawns >> 8) & ~b.occupied & chess.BB_ALL
+        for to in chess.scan_reversed(ahead):
+            if not lines[to - 8 if b.turn else to + 8]:
                 return True
         return next(iter(b.generate_legal_moves()), None) is not None
 
