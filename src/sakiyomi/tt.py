@@ -59,6 +59,7 @@ class TranspositionTable(Generic[M]):
         self.mask = size - 1
         self.slots: dict[int, RawEntry[M]] = {}
         self.generation = 0
+        self.stale = False  # cleared later (``clear(now=False)``): emptied by ``settle``
 
     @classmethod
     def from_megabytes(cls, megabytes: float) -> TranspositionTable[M]:
@@ -77,18 +78,38 @@ class TranspositionTable(Generic[M]):
     @property
     def used(self) -> int:
         """Number of slots in use."""
-        return len(self.slots)
+        return 0 if self.stale else len(self.slots)
 
     def new_search(self) -> None:
         """Start a new generation: older entries become preferred victims."""
+        self.settle()
         self.generation += 1
 
-    def clear(self) -> None:
-        """Forget everything (in place: the Searcher may hold ``slots``)."""
-        self.slots.clear()
+    def clear(self, *, now: bool = True) -> None:
+        """Forget everything (in place: the Searcher may hold ``slots``).
+
+        ``now=False`` only marks the table stale; ``settle`` (called by ``new_search`` and
+        by every search the Searcher starts) empties it.  Freeing a full table holds the GIL
+        for tens of milliseconds: an engine told of a new game (which GUIs follow with a
+        ``go`` without waiting) would keep its reader thread from stamping that ``go`` on
+        arrival, so the move's clock would start late.  Emptied by the search instead, the
+        cost falls inside the move's own clock.
+        """
+        if now:
+            self.slots.clear()
+            self.stale = False
+        else:
+            self.stale = True
+
+    def settle(self) -> None:
+        """Empty the table if it was cleared for later (``clear(now=False)``)."""
+        if self.stale:
+            self.slots.clear()
+            self.stale = False
 
     def probe(self, key: int) -> TTEntry[M] | None:
         """The entry stored for ``key``, or None."""
+        self.settle()
         entry = self.slots.get(key & self.mask)
         if entry is not None and entry[0] == key:
             return TTEntry._make(entry)
@@ -109,4 +130,4 @@ class TranspositionTable(Generic[M]):
 
     def hashfull(self) -> int:
         """Permille of slots in use (UCI 'hashfull')."""
-        return len(self.slots) * 1000 // (self.mask + 1)
+        return self.used * 1000 // (self.mask + 1)

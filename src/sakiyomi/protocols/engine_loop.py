@@ -19,13 +19,15 @@ runs.  Three guarantees live here, once for both protocols:
   ``position`` line before it, or waiting for the GIL, is counted as the GUI counts it); the
   cyclic garbage collector, whose full passes over a filled transposition table took 150–270 ms
   on this machine under load (measured with ``gc.callbacks``), is switched off in the engine
-  process and run only while no search runs, before answering ``isready`` or on a new game
-  (a search leaves only a few dozen cyclic objects behind); and on a busy machine a process
-  waits for a CPU, and a thread for the GIL, for tens of milliseconds, so an answer aimed at
-  the hard limit arrives after it: the engine measures how late its answers were past their
-  aim and aims that much earlier next time (``Punctuality``; the estimate decays when the
-  machine is quiet again); a short GIL switch interval lets the watchdog and the reader take
-  over from the search thread quickly.
+  process and run only while no search runs, before answering ``isready`` (where GUIs wait;
+  a search leaves only a few dozen cyclic objects behind); a new game's table is emptied by
+  its first search or at ``isready``, not when ``ucinewgame``/``usinewgame`` arrives (freeing
+  it held the GIL for 40-80 ms, so a ``go`` sent right after it was stamped that late); and
+  on a busy machine a process waits for a CPU, and a thread for the GIL, for tens of
+  milliseconds, so an answer aimed at the hard limit arrives after it: the engine measures
+  how late its answers were past their aim and aims that much earlier next time
+  (``Punctuality``; the estimate decays when the machine is quiet again); a short GIL switch
+  interval lets the watchdog and the reader take over from the search thread quickly.
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ DROP_CP = 30
 STABLE_SCALE = 0.6  # the same best move for STABLE_ITERATIONS iterations in a row
 STABLE_ITERATIONS = 4
 # Commands after which GUIs wait for the engine, off the clock: the time to collect garbage.
-HOUSEKEEPING_COMMANDS = frozenset({"isready", "ucinewgame", "usinewgame"})
+# Not ``ucinewgame``/``usinewgame``: GUIs may send ``position`` and ``go`` right after them,
+# and a collection holds the GIL, so the reader thread would stamp that ``go`` late.
+HOUSEKEEPING_COMMANDS = frozenset({"isready"})
 
 
 class ProtocolError(Exception):

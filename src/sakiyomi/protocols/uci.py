@@ -118,13 +118,16 @@ class UciHandler:
         self.debug = args[:1] == ["on"]
 
     def cmd_isready(self, args: list[str]) -> None:
-        """Answer at once, also while a search runs (the reader thread is never blocked)."""
+        """Answer at once, also while a search runs (the reader thread is never blocked);
+        a table cleared by ``ucinewgame`` is emptied first (GUIs wait for ``readyok``).
+        """
+        self.tt.settle()
         self.out.send("readyok")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         """Forget the transposition table and the position."""
         self.thread.halt()
-        self.tt.clear()
+        self.tt.clear(now=False)  # emptied by the next search or isready (tt.clear)
         self.board = chess.Board()
 
     def cmd_setoption(self, args: list[str]) -> None:

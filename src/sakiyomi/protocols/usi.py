@@ -80,7 +80,7 @@ class UsiEngine:
         command, *words = line.split()  # any whitespace separates words, as in UCI
         rest = " ".join(words)
         actions: dict[str, Callable[[str], None]] = {
-            "usi": self._usi, "isready": lambda _: self.out.send("readyok"),
+            "usi": self._usi, "isready": self._isready,
             "setoption": self._setoption, "usinewgame": self._usinewgame,
             "position": self._position, "go": self._go, "stop": self._stop,
             "ponderhit": self._ponderhit, "gameover": self._gameover,
@@ -157,9 +157,14 @@ class UsiEngine:
             self.game = self.game.with_settings(self.options.evaluation,
                                                 self.options.mate_plies)
 
+    def _isready(self, _: str) -> None:
+        """``readyok``, after emptying a table cleared by ``usinewgame`` (GUIs wait for it)."""
+        self.tt.settle()
+        self.out.send("readyok")
+
     def _usinewgame(self, _: str) -> None:
         self.thread.halt()
-        self.tt.clear()
+        self.tt.clear(now=False)  # emptied by the next search or isready (tt.clear)
 
     def _position(self, rest: str) -> None:
         self.game = None

@@ -271,6 +271,8 @@ class Searcher(Generic[M]):
         leaf_solver = config.leaf_solver
         cutoff_hook = config.cutoff
         tt = self.tt
+        if tt is not None:
+            tt.settle()  # a table cleared for later is emptied before its slots are read
         slots = tt.slots if tt is not None else {}
         mask = tt.mask if tt is not None else 0
         tt_store = tt.store if tt is not None else None
