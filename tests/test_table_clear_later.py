@@ -8,6 +8,7 @@ Checked here: the stale table answers as empty at once, is emptied by the next s
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 
@@ -49,13 +50,17 @@ def test_a_new_game_marks_the_table_and_isready_empties_it(protocol: str) -> Non
     """The new-game command frees nothing (a ``go`` may follow at once); ``isready``, where
     GUIs wait, empties it; no garbage collection runs on the new-game command either.
     """
+    handler: Any
     if protocol == "uci":
         pytest.importorskip("chess")
-        from sakiyomi.protocols.uci import UciHandler as Handler
+        from sakiyomi.protocols.uci import UciHandler
+
+        handler = UciHandler(Output(io.StringIO()))
     else:
         pytest.importorskip("cshogi")
-        from sakiyomi.protocols.usi import UsiEngine as Handler
-    handler = Handler(Output(io.StringIO()))
+        from sakiyomi.protocols.usi import UsiEngine
+
+        handler = UsiEngine(Output(io.StringIO()))
     table = handler.tt
     for key in range(100):
         table.store(key, 1, 0, Bound.EXACT, None)
