@@ -18,7 +18,7 @@ from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
-from sakiyomi.games.othello.endgame import neighbours, new_buffer, solve_ordered
+from sakiyomi.games.othello.endgame import count_last_flips, neighbours, new_buffer, solve_ordered
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -231,3 +231,24 @@ def test_neighbours_matches_a_square_by_square_count() -> None:
                         if (df or dr) and 0 <= f + df < 8 and 0 <= r + dr < 8:
                             want |= 1 << (8 * (r + dr) + f + df)
         assert int(neighbours(np.uint64(x))) == want & ~x
+
+
+def test_last_empty_flip_count_matches_a_square_by_square_walk() -> None:
+    # endgame.count_last_flips (table lookups on gathered lines) against the eight directions
+    # walked one square at a time, on random full boards with one empty square
+    rng = random.Random(6)
+    for _ in range(3000):
+        sq = rng.randrange(64)
+        p = rng.getrandbits(64) & ~(1 << sq)
+        want = 0
+        f, r = sq % 8, sq // 8
+        for df in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                if not (df or dr):
+                    continue
+                run, ff, rr = 0, f + df, r + dr
+                while 0 <= ff < 8 and 0 <= rr < 8 and not p >> (8 * rr + ff) & 1:
+                    run, ff, rr = run + 1, ff + df, rr + dr
+                if 0 <= ff < 8 and 0 <= rr < 8:
+                    want += run
+        assert int(count_last_flips(np.uint64(p), sq)) == want

@@ -163,6 +163,28 @@ def test_a_change_to_a_module_the_header_imports_names_a_new_generated_module(
     assert source(CONNECT4, SMALL, compiled=False) == plain_before
 
 
+def test_a_change_to_a_module_the_kernels_import_indirectly_names_a_new_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Othello kernels import the endgame solver, which imports the rules: numba compiles
+    the rules into the generated module's cached code, so an edit to them must rename it (and
+    the plain build, which imports them afresh each time, keeps its name).
+    """
+    from sakiyomi.compiled import template
+
+    params = dict(KERNEL_PARAMS)
+    before = template.generated_name(OTHELLO, params)
+    plain_before = source(OTHELLO, params, compiled=False)
+    rules = "sakiyomi.games.othello.rules"
+    edited = tmp_path / "rules.py"
+    edited.write_text(template.kernel_file(rules).read_text(encoding="utf-8") + "\n# edited\n",
+                      encoding="utf-8")
+    real = template.kernel_file
+    monkeypatch.setattr(template, "kernel_file",
+                        lambda name: edited if name == rules else real(name))
+    assert template.generated_name(OTHELLO, params) != before
+    assert source(OTHELLO, params, compiled=False) == plain_before
+
+
 def test_kernel_api_placeholders_are_not_kernels() -> None:
     with pytest.raises(NotImplementedError, match="kernel module"):
         kernel_api.k_play((0,), 0)

@@ -200,6 +200,32 @@ def _imported_stamp() -> str:
     return "".join(lines)
 
 
+_IMPORT = re.compile(r"^\s*(?:from|import)\s+(sakiyomi(?:\.\w+)+)", re.MULTILINE)
+
+
+def _dependency_stamp(text: str) -> str:
+    """A comment line per ``sakiyomi`` module that ``text`` imports, directly or through
+    another such module, with the hash of its source: njit functions called from the
+    generated module are compiled into its cached code, and numba's cache checks only the
+    generated file, so a change to, say, an endgame solver imported by the kernels must name
+    a new module (as ``HEADER_IMPORTS`` does for the header's own imports).
+    """
+    seen: dict[str, str] = {}
+    todo = _IMPORT.findall(text)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        try:
+            body = kernel_file(module).read_text()
+        except (ImportError, OSError):  # a package's name or a missing file: nothing to hash
+            seen[module] = ""
+            continue
+        seen[module] = hashlib.sha256(body.encode()).hexdigest()[:16]
+        todo.extend(_IMPORT.findall(body))
+    return "".join(f"# {m}: {h}\n" for m, h in sorted(seen.items()) if h)
+
+
 def _sections(module_name: str) -> list[Section]:
     return [section(HOOKS_MODULE), section(module_name), section(SEARCH_MODULE)]
 
@@ -210,8 +236,9 @@ def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
     ``sakiyomi.compiled.perft`` (the plain build executes the sections only: playouts and
     perft serve the compiled engine).
     """
-    return (_header(params, compiled) + "".join(s.text for s in _sections(module_name))
-            + PLAYOUT + PERFT)
+    body = "".join(s.text for s in _sections(module_name)) + PLAYOUT + PERFT
+    stamp = _dependency_stamp(body) if compiled else ""
+    return _header(params, compiled) + stamp + body
 
 
 def numba_available() -> bool:

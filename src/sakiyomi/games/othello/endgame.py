@@ -63,6 +63,49 @@ def _neighbour_masks() -> Any:
 
 
 NEIGHBOUR = _neighbour_masks()
+
+
+def _line_flip_counts() -> Any:
+    """``LINE_FLIPS[8 * 256 * 0 + 256 * x + line]``: discs turned over along one full line of
+    eight by a move at ``x`` (0-7), ``line`` the mover's discs on it (bit ``x`` ignored) and
+    every other square the opponent's: the last-empty case, where the board is full but for
+    the move.  Squares beyond the end of a short diagonal read as the opponent's, which is
+    harmless: a run reaching them also reaches the end of the line, unbracketed.
+    """
+    out = np.zeros(8 * 256, dtype=np.int64)
+    for x in range(8):
+        for line in range(256):
+            total = 0
+            for step in (-1, 1):
+                run, i = 0, x + step
+                while 0 <= i < 8 and not line >> i & 1:
+                    run, i = run + 1, i + step
+                if 0 <= i < 8:
+                    total += run
+            out[256 * x + line] = total
+    return out
+
+
+def _square_lines() -> Any:
+    """Per square: the masks of its diagonal (a1-h8 direction) and anti-diagonal."""
+    out = np.zeros((2, 64), dtype=np.uint64)
+    for sq in range(64):
+        f, r = sq % 8, sq // 8
+        for k, step in enumerate((9, 7)):
+            m = 0
+            for j in range(64):
+                fj, rj = j % 8, j // 8
+                if (step == 9 and fj - rj == f - r) or (step == 7 and fj + rj == f + r):
+                    m |= 1 << j
+            out[k, sq] = m
+    return out
+
+
+LINE_FLIPS = _line_flip_counts()
+SQUARE_LINES = _square_lines()
+FILE_A = U64(0x0101010101010101)
+BYTE = U64(0xFF)
+S3, S7, S14, S16, S28, S32 = U64(3), U64(7), U64(14), U64(16), U64(28), U64(32)
 # Stability cut-off is only tried when alpha is high enough for it to have a chance:
 # it proves value <= 64 - 2 * (opponent's stable discs), so it needs many stable discs.
 STABILITY_MIN_ALPHA = np.array(
@@ -83,15 +126,56 @@ def odd_quadrants(empties: Any) -> Any:
 
 
 @njit
+def _fold_bytes(x: Any) -> Any:
+    """The OR of the eight bytes of ``x``: a diagonal's discs as one bit per file."""
+    x |= x >> S32
+    x |= x >> S16
+    x |= x >> EIGHT
+    return x & BYTE
+
+
+@njit
+def _gather_file(x: Any) -> Any:
+    """The bits of ``x`` on file a (0, 8, ..., 56) as one byte in rank order, by shifts (a
+    multiply would do it in one step, but overflows numpy scalars in the plain build).
+    """
+    x &= FILE_A
+    x |= x >> S7
+    x |= x >> S14
+    x |= x >> S28
+    return x & BYTE
+
+
+@njit
+def count_last_flips(p: Any, sq: Any) -> Any:
+    """How many discs a move at ``sq`` turns over for ``p`` when ``sq`` is the only empty
+    square (every other square not in ``p`` is the opponent's): the four lines through
+    ``sq`` gathered into bytes and looked up in ``LINE_FLIPS``, no direction-by-direction
+    scan.
+    """
+    s = U64(sq)
+    f = s & S7
+    r = s >> S3
+    x = np.int64(f) << 8
+    n = LINE_FLIPS[x + np.int64((p >> (r << S3)) & BYTE)]
+    n += LINE_FLIPS[(np.int64(r) << 8) + np.int64(_gather_file(p >> f))]
+    n += LINE_FLIPS[x + np.int64(_fold_bytes(p & SQUARE_LINES[0, sq]))]
+    n += LINE_FLIPS[x + np.int64(_fold_bytes(p & SQUARE_LINES[1, sq]))]
+    return n
+
+
+@njit
 def score_last(p: Any, o: Any, sq: Any) -> Any:
-    """Exact final score for ``p`` with one empty square ``sq`` left (both orders tried)."""
+    """Exact final score for ``p`` with one empty square ``sq`` left (both orders tried):
+    flip counts from ``count_last_flips``, the discs themselves are never computed.
+    """
     n = np.int64(popcount(p))
-    f = flips(p, o, sq)
-    if f:
-        return 2 * (n + np.int64(popcount(f)) + 1) - 64
-    f = flips(o, p, sq)
-    if f:
-        return 2 * (n - np.int64(popcount(f))) - 64
+    c = count_last_flips(p, sq)
+    if c:
+        return 2 * (n + c + 1) - 64
+    c = count_last_flips(o, sq)
+    if c:
+        return 2 * (n - c) - 64
     diff = 2 * n - 63  # neither side can play the last square: it goes to the winner
     return diff + 1 if diff > 0 else diff - 1
 
@@ -114,6 +198,8 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
         return score_last(p, o, lowest_bit(empties))
     if n == 2:
         return solve_two(p, o, empties, alpha, beta, stats)
+    if n == 3:
+        return solve_three(p, o, empties, alpha, beta, use_parity, stats)
     if use_stability and alpha >= STABILITY_MIN_ALPHA[n]:
         bound = stability_bound(p, o)
         if bound <= alpha:
@@ -134,10 +220,10 @@ def solve_shallow(p: Any, o: Any, alpha: Any, beta: Any, use_parity: Any, use_st
             f = flips(p, o, sq)
             if f == ZERO:
                 continue
-            if n == 3:  # the child has two empties: straight to solve_two (its node counted)
+            if n == 4:  # the child has three empties: straight to solve_three (counted)
                 stats[NODES] += 1
-                v = -solve_two(o ^ f, p | f | (ONE << U64(sq)), empties & ~(ONE << U64(sq)),
-                               -beta, -a, stats)
+                v = -solve_three(o ^ f, p | f | (ONE << U64(sq)), empties & ~(ONE << U64(sq)),
+                                 -beta, -a, use_parity, stats)
             else:
                 v = -solve_shallow(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, use_parity,
                                    use_stability, stats)
@@ -186,6 +272,58 @@ def solve_two(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, stats: Any) -
             return final_score(p, o)
         stats[NODES] += 1  # the opponent's node (self-recursion only: numba's disk cache
         return -solve_two(o, p, empties, -beta, -alpha, stats)  # breaks mutual recursion)
+    return best
+
+
+@njit
+def _quadrant(sq: Any) -> Any:
+    """Which of ``QUADRANTS`` holds ``sq`` (0-3)."""
+    return ((sq >> 2) & 1) | ((sq >> 4) & 2)
+
+
+@njit
+def solve_three(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, use_parity: Any,
+                stats: Any) -> Any:
+    """``solve_shallow`` with three empties (its node already counted), unrolled: no move
+    list, no quadrant masks.  The order is the general loop's: squares in odd quadrants first,
+    each group in board order, which for three empties means the lone square of a quadrant
+    goes first when the other two share one; each child goes straight to ``solve_two``.
+    """
+    x1 = lowest_bit(empties)
+    rest = empties & (empties - ONE)
+    x2 = lowest_bit(rest)
+    x3 = lowest_bit(rest & (rest - ONE))
+    if use_parity:
+        q1, q2, q3 = _quadrant(x1), _quadrant(x2), _quadrant(x3)
+        if q1 == q2 and q3 != q1:  # x3 alone in its quadrant
+            x1, x2, x3 = x3, x1, x2
+        elif q1 == q3 and q2 != q1:  # x2 alone (x1 and x3 share a quadrant)
+            x1, x2 = x2, x1
+        # q2 == q3 != q1: x1 alone, already first; all apart or all together: board order
+    best = np.int64(-INF)
+    a = alpha
+    for i in range(3):
+        sq = x1 if i == 0 else (x2 if i == 1 else x3)
+        if not NEIGHBOUR[sq] & o:
+            continue
+        f = flips(p, o, sq)
+        if f == ZERO:
+            continue
+        stats[NODES] += 1
+        bit = ONE << U64(sq)
+        v = -solve_two(o ^ f, p | f | bit, empties & ~bit, -beta, -a, stats)
+        if v > best:
+            best = v
+            if v > a:
+                a = v
+                if v >= beta:
+                    return best
+    if best == -INF:  # no move: pass (the opponent then has one), or the game is over
+        if legal_moves(o, p) == ZERO:
+            stats[LEAVES] += 1
+            return final_score(p, o)
+        stats[NODES] += 1  # the opponent's node (self-recursion only, as in solve_two)
+        return -solve_three(o, p, empties, -beta, -alpha, use_parity, stats)
     return best
 
 
