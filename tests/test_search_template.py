@@ -143,6 +143,26 @@ def test_plain_and_compiled_sources_differ_only_in_the_header() -> None:
     assert "njit" not in plain[:plain.index(KERNEL_MARKER)]
 
 
+def test_a_change_to_a_module_the_header_imports_names_a_new_generated_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's cache checks only the generated file's stamp: a change to the prefetch module
+    the compiled header imports must give the generated module a new name (compiled afresh),
+    and the plain build, which does not import it, keeps its name.
+    """
+    from sakiyomi.compiled import template
+
+    before = template.generated_name(CONNECT4, SMALL)
+    plain_before = source(CONNECT4, SMALL, compiled=False)
+    original = template.kernel_file("sakiyomi.compiled.prefetch")
+    edited = tmp_path / "prefetch.py"
+    edited.write_text(original.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    real = template.kernel_file
+    monkeypatch.setattr(template, "kernel_file",
+                        lambda name: edited if name == "sakiyomi.compiled.prefetch" else real(name))
+    assert template.generated_name(CONNECT4, SMALL) != before
+    assert source(CONNECT4, SMALL, compiled=False) == plain_before
+
+
 def test_kernel_api_placeholders_are_not_kernels() -> None:
     with pytest.raises(NotImplementedError, match="kernel module"):
         kernel_api.k_play((0,), 0)

@@ -179,10 +179,25 @@ def _header(params: dict[str, int], compiled: bool) -> str:
     """The generated module's header: decorator and word type, shared constants, parameters."""
     from sakiyomi.compiled.search_template import SHARED
 
-    header = HEADER_NUMBA if compiled else HEADER_PLAIN
+    header = HEADER_NUMBA + _imported_stamp() if compiled else HEADER_PLAIN
     shared = "".join(f"{name} = {value!r}\n" for name, value in SHARED.items())
     lines = "".join(f"{name} = {int(value)!r}\n" for name, value in sorted(params.items()))
     return header + shared + lines
+
+
+# Modules whose compiled code the numba header imports into the generated module.  numba's
+# cache checks only the generated file's own stamp, so their source goes into the header as a
+# hash: a change to them names a new module, compiled afresh, instead of loading stale code.
+HEADER_IMPORTS = ("sakiyomi.compiled.prefetch",)
+
+
+def _imported_stamp() -> str:
+    """A comment line per ``HEADER_IMPORTS`` module with the hash of its source."""
+    lines = []
+    for module in HEADER_IMPORTS:
+        text = kernel_file(module).read_bytes()
+        lines.append(f"# {module}: {hashlib.sha256(text).hexdigest()[:16]}\n")
+    return "".join(lines)
 
 
 def _sections(module_name: str) -> list[Section]:
