@@ -11,13 +11,12 @@ of integers, and it reaches the engine through three hooks only:
 * ``line_proved(ctx, lo, hi, up)``: the interval proved so far, after each probe (``up``: the
   probe failed high, so the root's best move of that search reaches ``lo``).
 
-The functions after the hooks are written in numba's subset (ints, tuples, no objects but
-``ctx``), so that a compiled engine could run the same text with its own hooks and answer a
-line in one call; that is not done yet: a generated module whose entry reached the recursive
-compiled search through these functions segfaulted when loaded from numba's disk cache (the
-template's DESIGN.md §5 note on recursion and the cache).  Here the hooks are Python, over a
-``LineDriver`` (the Python and compiled engines raise ``SearchAborted`` instead of reporting a
-stop).
+Python runs this module as it is, with the hooks below over a ``LineDriver`` (the engines
+raise ``SearchAborted`` instead of reporting a stop).  The compiled template
+(``sakiyomi.compiled.template.build``) copies the text from the ``KERNELS`` marker on into
+each generated module, after the search template, whose own ``line_*`` hooks call the compiled
+root search on its workspace: the compiled engine then answers a whole line in one call, with
+the same probes, hence the same node counts, as the Python loop.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def kernel(function: F) -> F:
-    """Marks the functions written in numba's subset (the identity)."""
+    """The identity here; ``numba.njit`` in a generated module."""
     return function
 
 
@@ -62,7 +61,7 @@ def line_proved(ctx: LineDriver, lo: int, hi: int, up: bool) -> None:
     ctx.proved(lo, hi, up)
 
 
-# ---- the probe sequence (numba's subset) ----
+# ---- KERNELS (the probe sequence: copied into generated modules from here on) ----
 
 FULL_DEPTH = MAX_PLY - 1  # a search to the end of the game
 

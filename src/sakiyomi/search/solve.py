@@ -91,8 +91,13 @@ def next_probe(lo: int, hi: int) -> int:
 
 def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> int:
     """The solving line (``sakiyomi.probes.l_solve``) on ``searcher``: the value; raises
-    SearchAborted when stopped, with ``known`` holding what was proved.
+    SearchAborted when stopped, with ``known`` holding what was proved.  An engine that runs
+    the whole line itself (``solve_line``: the compiled engine, in one call) is asked to.
     """
+    whole = getattr(searcher, "solve_line", None)
+    if whole is not None:
+        value: int = whole(known, weak, with_pv)
+        return value
     config = searcher.config
     return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
                    config.bisection == "pons", with_pv, config.guess_depth)[0]
