@@ -266,7 +266,7 @@ def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
     depth-0 search in a one-slot workspace, so that no search's clock pays for it.
     """
     mem, tt = module.make_workspace(1)
-    module.t_root(module.make_state(*game.kernel_state()), 0, -INF, INF, 0, mem, tt)
+    module.t_run(module.make_state(*game.kernel_state()), 0, 0, -INF, INF, 0, mem, tt)
 
 
 def _give_back(key: tuple[object, ...], search: CompiledSearch) -> None:
@@ -370,10 +370,39 @@ class CompiledEngine:
             value = self._search.search(self._state, depth, alpha, beta)
             self._root = self._search.entry_point()
         else:
-            value = root(self._state, depth, alpha, beta, 0, mem, self._tt)
+            value = root(self._state, 0, depth, alpha, beta, 0, mem, self._tt)
         if mem[self._aborted]:
             raise SearchAborted
         return value
+
+    def solve_line(self, known: Any, weak: bool, with_pv: bool) -> int:
+        """A whole solve of the interval ``known`` (``search.solve.Interval``) in one compiled
+        call: the probe sequence of ``sakiyomi.probes``, which ``search.solve`` otherwise runs
+        probe by probe.  Raises SearchAborted when stopped, with ``known`` holding the interval
+        proved so far and the move that reached its lower bound.
+        """
+        if self._stop.node_limit != self._limit:  # the signal's budget changed (tighten)
+            self._limit = self._stop.node_limit
+            self._search.set_node_limit(self._limit)
+        raw = self._kernel_state()
+        if raw is not self._raw:
+            self._raw = raw
+            self._state = self._make_state(*raw)
+        mem = self._mem
+        root = self._root
+        guess = self.config.guess_depth
+        if root is None:  # the first call compiles (or loads) through numba's dispatcher
+            value = self._search.line(self._state, known.lo, known.hi, weak, with_pv, guess)
+            self._root = self._search.entry_point()
+        else:
+            value = root(self._state, 1, known.lo, known.hi, int(weak) | 2 * int(with_pv),
+                         guess, mem, self._tt)
+        if mem[self._aborted]:
+            known.lo, known.hi, move = self._search.line_interval()
+            if move is not None:
+                known.move = move
+            raise SearchAborted
+        return int(value)
 
     @property
     def stats(self) -> SearchStats:

@@ -56,6 +56,7 @@ from sakiyomi.compiled.kernel_api import (
     prefetch,
 )
 from sakiyomi.ordering import HINT_SCALE, KILLER_BONUS, TT_BONUS
+from sakiyomi.probes import l_solve
 from sakiyomi.score import INF, MAX_PLY, SOLVED, WIN, WIN_BOUND
 from sakiyomi.tt import Bound
 
@@ -99,6 +100,10 @@ C_MASK = 15
 C_EPOCH = 16
 C_STOP = 17
 C_NODE_LIMIT = 18
+# mem[19:22]: a solve (t_run): the interval proved so far, the root move reaching its lower bound
+C_LINE_LO = 19
+C_LINE_HI = 20
+C_LINE_MOVE = 21
 POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
 # mem[24:34]: the SearchConfig switches and the kernel-hook switches
 F_TT = 24
@@ -479,3 +484,55 @@ def t_root(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem,
         depth = depth - depth + MAX_PLY - 1
     return t_search(state, depth, alpha, beta, ply, mem, tt)
 
+
+
+# The hooks of ``sakiyomi.probes`` (its text is copied after this one): the probe sequence of a
+# solve runs here on a context (state, mem, tt), in one call from Python (``t_run``).
+
+
+@kernel
+def line_probe(ctx: tuple[State, Mem, Table], depth: int, alpha: int, beta: int) -> int:
+    """One root search of the line (``t_root`` at ply 0).  The probe sequence passes
+    constants (the full depth, -1 and 1...): each is made a plain int64 here, or the recursive
+    search would be typed for a literal, which breaks numba's disk cache (DESIGN.md §5).
+    """
+    state, mem, tt = ctx
+    zero = mem[C_NODES] - mem[C_NODES]
+    return t_root(state, depth + zero, alpha + zero, beta + zero, zero, mem, tt)
+
+
+@kernel
+def line_stopped(ctx: tuple[State, Mem, Table]) -> bool:
+    """True when the last root search was stopped (node budget or stop word)."""
+    return bool(ctx[1][C_ABORTED] != 0)
+
+
+@kernel
+def line_proved(ctx: tuple[State, Mem, Table], lo: int, hi: int, up: bool) -> None:
+    """Keep the interval proved so far, and the root move that reached ``lo`` when ``up``."""
+    mem = ctx[1]
+    mem[C_LINE_LO] = lo
+    mem[C_LINE_HI] = hi
+    if up:
+        mem[C_LINE_MOVE] = mem[C_ROOTBEST]
+
+
+@kernel
+def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: Table) -> int:
+    """The one compiled entry point called from Python: ``op`` 0 is one root search
+    (``t_root``: depth a, window (b, c)); ``op`` 1 a whole solve (``sakiyomi.probes.l_solve``)
+    of the interval [a, b], weak if ``c & 1``, with the PV search if ``c & 2``, first guess at
+    depth d.  A solve returns its value, or, when stopped (``mem[C_ABORTED]``), what
+    ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV
+    and root best move are those of its last search (one entry: one load from the cache).
+    """
+    if op == 0:
+        return t_root(state, a, b, c, op, mem, tt)
+    mem[C_LINE_LO] = a
+    mem[C_LINE_HI] = b
+    mem[C_LINE_MOVE] = -1
+    lo, _, stopped = l_solve((state, mem, tt), a, b, (c & 1) != 0, mem[F_PONS] != 0,
+                             (c & 2) != 0, d)
+    if stopped:
+        mem[C_ABORTED] = 1
+    return lo

@@ -3,18 +3,20 @@
 ``build(module_name, params)`` (the kernel module named as importable from ``sys.path``,
 inside the package or not, or by the path of a ``.py`` file; docs/kernels.md) writes one
 module: a header (``U``, ``kernel``, the shared constants of ``search_template.SHARED``, the
-build parameters), then three texts (and the playout and perft texts of ``playout`` and
+build parameters), then four texts (and the playout and perft texts of ``playout`` and
 ``perft``), each taken from the ``# ---- KERNELS`` marker of a real
 module on: the default optional hooks
-(``kernel_api``), the game's kernel module (the interface is documented in ``kernel_api``), and
+(``kernel_api``), the game's kernel module (the interface is documented in ``kernel_api``),
 the search itself (``search_template``: the production ``Searcher``'s node search, step for
-step).  Compiled, the module goes to the user cache directory, named by a hash of all that
+step) and the probe sequence of a solve (``sakiyomi.probes``, which the Python driver
+runs too).  Compiled, the module goes to the user cache directory, named by a hash of all that
 text, and is imported; numba's ``cache=True`` then serves later processes from disk.  Plain
 (``compiled=False``), each text runs under its own file name and line numbers, so tracebacks
 and coverage point at the real modules.
 
 ``CompiledSearch`` holds one search's workspace (table, killers, history, counters, switches)
-and runs root searches only: every driver is the shared Python one, run through
+and runs root searches, or a whole solve (``t_run``: the shared probe sequence of
+``sakiyomi.probes`` in one call); every other driver is the shared Python one, run through
 ``sakiyomi.engines.CompiledEngine``.  The search releases the GIL and polls a stop word every
 ``POLL`` nodes, so another thread can stop it and watch its counters.
 """
@@ -42,6 +44,7 @@ from sakiyomi.compiled.playout import PLAYOUT
 KERNEL_MARKER = "# ---- KERNELS"
 HOOKS_MODULE = "sakiyomi.compiled.kernel_api"
 SEARCH_MODULE = "sakiyomi.compiled.search_template"
+PROBES_MODULE = "sakiyomi.probes"
 
 HEADER_NUMBA = """\
 from __future__ import annotations
@@ -227,7 +230,8 @@ def _dependency_stamp(text: str) -> str:
 
 
 def _sections(module_name: str) -> list[Section]:
-    return [section(HOOKS_MODULE), section(module_name), section(SEARCH_MODULE)]
+    return [section(HOOKS_MODULE), section(module_name), section(SEARCH_MODULE),
+            section(PROBES_MODULE)]
 
 
 def source(module_name: str, params: dict[str, int], compiled: bool) -> str:
@@ -388,7 +392,7 @@ class CompiledSearch:
             self.mem[module.C_MASK] = capacity - 1
             self.tt = table
         self.shared = table is not None
-        self._root = module.t_root
+        self._run = module.t_run
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
                        config.leaf_solver if leaf_solver is None else leaf_solver,
@@ -477,15 +481,32 @@ class CompiledSearch:
 
     def search(self, state: tuple[Any, ...], depth: int, alpha: int, beta: int) -> int:
         """One root search (Searcher.search without the abort exception: see ``aborted``)."""
-        return int(self._root(state, depth, alpha, beta, 0, self.mem, self.tt))
+        return int(self._run(state, 0, depth, alpha, beta, 0, self.mem, self.tt))
+
+    def line(self, state: tuple[Any, ...], lo: int, hi: int, weak: bool, with_pv: bool,
+             guess_depth: int) -> int:
+        """A whole solve (``t_run``'s second operation; without the abort exception: see
+        ``aborted`` and ``line_interval``).
+        """
+        flags = int(weak) | 2 * int(with_pv)
+        return int(self._run(state, 1, lo, hi, flags, guess_depth, self.mem, self.tt))
+
+    def line_interval(self) -> tuple[int, int, int | None]:
+        """What the last ``line`` proved: lower and upper bound, and the root move reaching
+        the lower bound (None if no probe proved one).
+        """
+        module = self.module
+        lo, hi, move = self.mem[module.C_LINE_LO:module.C_LINE_MOVE + 1].tolist()
+        return lo, hi, move if move >= 0 else None
 
     def entry_point(self) -> Any:
-        """``t_root`` callable without numba's per-call type dispatch (about half the cost of
-        a call): the compiled overload itself once there is exactly one (the root search is
-        always called with the same argument types); None while nothing is compiled yet (call
-        ``search`` once first); a plain wrapper when numba's JIT is off.
+        """``t_run`` (state, operation, four ints, mem, tt) callable without numba's per-call
+        type dispatch (about half the cost of a call): the compiled overload itself once there
+        is exactly one (it is always called with the same argument types); None while nothing
+        is compiled yet (call ``search`` or ``line`` once first); a plain wrapper when numba's
+        JIT is off.
         """
-        root = self._root
+        root = self._run
         overloads = getattr(root, "overloads", None)
         if overloads is not None and len(overloads) == 1:
             return next(iter(overloads.values())).entry_point

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sakiyomi.game import ClosedForm, Game, ScoreBounds, capable
-from sakiyomi.score import MAX_PLY, WIN, from_tt, sign
+from sakiyomi.probes import FULL_DEPTH as FULL_DEPTH
+from sakiyomi.probes import l_bisect, l_next_probe, l_solve
+from sakiyomi.score import WIN, from_tt, sign
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
@@ -20,8 +22,6 @@ from sakiyomi.search.result import SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
 
 M = TypeVar("M", bound=Hashable)
-
-FULL_DEPTH = MAX_PLY - 1
 
 
 def _bounds(game: object) -> tuple[int, int]:
@@ -40,64 +40,67 @@ class Interval:
 
 
 def exact_value(searcher: Engine[M], known: Interval | None = None) -> int:
-    """The exact game-theoretic value of the searcher's root, by null-window bisection.
-
-    Each probe asks "is the value above ``mid``?" with the window (mid, mid+1); a fail-soft
-    answer r moves a bound straight to r.  The first probe is at 0 (most positions are close
-    to a draw), then bisection of what remains; or Pons's order (``bisection="pons"``).
+    """The exact game-theoretic value of the searcher's root, by null-window bisection
+    (``sakiyomi.probes.l_bisect``: 0 first, or Pons's order with ``bisection="pons"``).
     """
     lo, hi = _bounds(searcher.game)
     return bisect(searcher, lo, hi, known)
 
 
+class _Line:
+    """The Python hooks' side of ``sakiyomi.probes``: an engine's root search, and the
+    interval (and the move reaching its lower bound) kept up to date after every probe.
+    """
+
+    __slots__ = ("engine", "known")
+
+    def __init__(self, engine: Engine[Any], known: Interval) -> None:
+        self.engine = engine
+        self.known = known
+
+    def probe(self, depth: int, alpha: int, beta: int) -> int:
+        return self.engine.search(depth, alpha, beta)
+
+    def proved(self, lo: int, hi: int, up: bool) -> None:
+        known = self.known
+        known.lo, known.hi = lo, hi
+        if up:
+            known.move = self.engine.root_best_move
+
+
 def bisect(searcher: Engine[M], lo: int, hi: int, known: Interval | None = None) -> int:
-    """The root value clamped to [lo, hi], by null-window probes (see ``exact_value``).
+    """The root value clamped to [lo, hi], by null-window probes (``sakiyomi.probes``).
 
     ``known`` (optional) is kept up to date after every probe, so a caller whose search is
     stopped (SearchAborted) still has the interval proved so far.
     """
     known = known if known is not None else Interval(lo, hi)
     known.lo, known.hi = lo, hi
-    pons = searcher.config.bisection == "pons"
-    mid = next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
-    gallop = searcher.config.guess_depth > 0 and hi - lo > 2  # SearchConfig.guess_depth
-    if gallop:
-        mid = min(max(searcher.search(searcher.config.guess_depth), lo), hi - 1)
-    direction, step = 0, 0
-    while lo < hi:
-        r = searcher.search(FULL_DEPTH, mid, mid + 1)
-        up = r > mid
-        if up:
-            lo = min(r, hi)
-            known.move = searcher.root_best_move
-        else:
-            hi = max(r, lo)
-        known.lo, known.hi = lo, hi
-        if gallop and direction in (0, 1 if up else -1):  # away from the guess, wider each time
-            direction = 1 if up else -1
-            mid = min(max(lo + step if up else hi - 1 - step, lo), hi - 1)
-            step = 2 * step + 2
-        else:
-            gallop = False
-            mid = next_probe(lo, hi) if pons else lo + (hi - lo) // 2
-    return lo
-
-
-def _half(x: int) -> int:
-    """X / 2 rounded toward zero (C division)."""
-    return -(-x // 2) if x < 0 else x // 2
+    config = searcher.config
+    value = l_bisect(_Line(searcher, known), lo, hi, config.bisection == "pons",
+                     config.guess_depth)[0]
+    return value
 
 
 def next_probe(lo: int, hi: int) -> int:
     """Pons's probe (SearchConfig.bisection="pons"): the midpoint, moved out to half of the
     bound on its side of 0 when that is further out; lo <= probe < hi.
     """
-    mid = lo + (hi - lo) // 2
-    if mid <= 0 and _half(lo) < mid:
-        return _half(lo)
-    if mid >= 0 and _half(hi) > mid:
-        return _half(hi)
-    return mid
+    return l_next_probe(lo, hi)
+
+
+def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> int:
+    """The solving line (``sakiyomi.probes.l_solve``) on ``searcher``: the value; raises
+    SearchAborted when stopped, with ``known`` holding what was proved.  An engine that runs
+    the whole line itself (``solve_line``: the compiled engine, in one call) is asked to.
+    """
+    whole = getattr(searcher, "solve_line", None)
+    if whole is not None:
+        value: int = whole(known, weak, with_pv)
+        return value
+    config = searcher.config
+    return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
+                   config.bisection == "pons", with_pv, config.guess_depth)[0]
 
 
 def solve(
@@ -126,22 +129,17 @@ def solve(
         searcher = Searcher(game.copy(), config, stop=stop)
     known = Interval(*((-1, 1) if weak else _bounds(searcher.game)))
     try:
-        if weak and searcher.config.bisection == "pons":
-            value = bisect(searcher, -1, 1, known)  # Pons's weak solver: null windows in [-1, 1]
+        value = _line(searcher, known, weak, with_pv)
+        if weak or with_pv:
+            pv = searcher.pv
             best = searcher.root_best_move
-            pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
-        elif weak:
-            value = sign(searcher.search(FULL_DEPTH, -1, 1))
-            best = searcher.root_best_move
-            pv = searcher.pv if searcher.pv else ((best,) if best is not None else ())
+            if weak:
+                pv = pv if pv else ((best,) if best is not None else ())
+            else:
+                best = pv[0] if pv else best
         else:
-            value = bisect(searcher, known.lo, known.hi, known)  # exact_value, bounds known
             pv = ()
             best = None
-            if with_pv:
-                searcher.search(FULL_DEPTH, value - 1, value + 1)  # an open window: the PV
-                pv = searcher.pv
-                best = pv[0] if pv else searcher.root_best_move
     except SearchAborted:
         if known.lo == known.hi and not weak:  # stopped in the PV search: the value stands
             return SearchResult(known.lo, cast(M | None, known.move), (), FULL_DEPTH,

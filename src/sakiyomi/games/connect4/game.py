@@ -18,6 +18,7 @@ one's k-th stone scores ``W*H/2 + 1 - k`` (22 - k on 7×6), a loss the opposite,
 
 from __future__ import annotations
 
+import functools
 import re
 import types
 from collections.abc import Callable, Sequence
@@ -48,40 +49,62 @@ def kernels_for(width: int, height: int) -> types.ModuleType:
     return build(KERNEL_MODULE, {"WIDTH": width, "HEIGHT": height}, compiled=False)
 
 
+@functools.cache
+def _board_facts(width: int, height: int) -> dict[str, Any]:
+    """The per-size attributes of a ``Connect4`` (shared by every game of that size): its
+    kernels, what the per-node methods use bound once (no module look-ups: the kernels that
+    outcome, threats and bounds call, and the board's constants as Python ints for the
+    methods that do the kernels' few bit operations themselves: play, key, moves), and the
+    outcome of a four made with the n-th stone, by n (Pons's score as the margin).
+    """
+    if width < 4 and height < 4:
+        raise PositionError(f"a {width}x{height} board has no room for four in a row")
+    if width < 1 or height < 1 or width * (height + 1) > 64:
+        raise PositionError(
+            f"a {width}x{height} board does not fit in 64 bits (width x (height+1) <= 64)")
+    k: Any = kernels_for(width, height)
+    cells = width * height
+    return {
+        "width": width, "height": height, "k": k,
+        "_k_aligned": k.k_aligned, "_k_winning_cells": k.k_winning_cells,
+        "_k_parry": k.k_parry, "_k_window": k.k_window,
+        "_cells": cells, "_bottom": int(k.BOTTOM), "_board": int(k.BOARD),
+        "_columns": tuple((int(k.COLUMN[c]), c) for c in k.ORDER),
+        "_tops": tuple((int(k.TOP_CELL[c]), c) for c in k.ORDER),
+        "_bottom_cells": tuple(int(cell) for cell in k.BOTTOM_CELL),
+        "_endings": [Outcome(Player((n + 1) % 2), "four in a row", (cells + 2 - n) // 2)
+                     for n in range(cells + 1)],
+    }
+
+
 class Connect4:
     """A Connect Four position with its history; moves are 0-based column numbers."""
 
     ACYCLIC = True
+    # Set per size by ``_board_facts`` (one shared dict of values, copied into each game).
+    width: int
+    height: int
+    k: Any
+    _k_aligned: Callable[[int], int]
+    _k_winning_cells: Callable[[int, int], int]
+    _k_parry: Callable[[int, int], int]
+    _k_window: Callable[[bool, int, int], tuple[int, int]]
+    _cells: int
+    _bottom: int
+    _board: int
+    _columns: tuple[tuple[int, int], ...]
+    _tops: tuple[tuple[int, int], ...]
+    _bottom_cells: tuple[int, ...]
+    _endings: list[Outcome]
 
     def __init__(self, width: int = 7, height: int = 6) -> None:
-        if width < 4 and height < 4:
-            raise PositionError(f"a {width}x{height} board has no room for four in a row")
-        if width < 1 or height < 1 or width * (height + 1) > 64:
-            raise PositionError(
-                f"a {width}x{height} board does not fit in 64 bits (width x (height+1) <= 64)")
-        self.width = width
-        self.height = height
-        self.k: Any = kernels_for(width, height)
+        # The board's kernels and constants are made once per size (``_board_facts``), shared:
+        # a batch makes a game per line, and building them each time was most of its cost.
+        self.__dict__.update(_board_facts(width, height))
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        # What the per-node methods use, bound once (no module look-ups): the kernels
-        # outcome, threats and bounds call, and the board's constants as Python ints for the
-        # methods that do the kernels' few bit operations themselves (play, key, moves).
         self._push = self._past.append
         self._pop = self._past.pop
-        self._k_aligned = self.k.k_aligned
-        self._k_winning_cells = self.k.k_winning_cells
-        self._k_parry: Callable[[int, int], int] = self.k.k_parry
-        self._k_window: Callable[[bool, int, int], tuple[int, int]] = self.k.k_window
-        self._cells = width * height
-        self._bottom = int(self.k.BOTTOM)
-        self._board = int(self.k.BOARD)
-        self._columns = tuple((int(self.k.COLUMN[c]), c) for c in self.k.ORDER)
-        self._tops = tuple((int(self.k.TOP_CELL[c]), c) for c in self.k.ORDER)
-        self._bottom_cells = tuple(int(cell) for cell in self.k.BOTTOM_CELL)
-        # The outcome of a four made with the n-th stone, by n (Pons's score as the margin).
-        self._endings = [Outcome(Player((n + 1) % 2), "four in a row", (self._cells + 2 - n) // 2)
-                         for n in range(self._cells + 1)]
         # The last state outcome() found finished, and its value for the side to move.
         self._finished: tuple[tuple[int, int, int] | None, int] = (None, 0)
         # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
