@@ -78,7 +78,8 @@ def test_shared_constants_are_written_from_their_own_modules() -> None:
 def test_generated_text_is_header_hooks_kernels_search_in_that_order() -> None:
     text = source(OTHELLO, dict(KERNEL_PARAMS), compiled=True)
     parts = [section(name).text for name in
-             ("sakiyomi.compiled.kernel_api", OTHELLO, "sakiyomi.compiled.search_template")]
+             ("sakiyomi.compiled.kernel_api", OTHELLO, "sakiyomi.compiled.search_template",
+              "sakiyomi.probes")]
     at = [text.index(part) for part in parts]
     assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT + PERFT)  # then playouts, perft
     assert "kernel = njit(" in text[:at[0]]
