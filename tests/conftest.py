@@ -10,6 +10,10 @@ import os
 
 from hypothesis import settings
 
+# No ahead-of-time builds of the compiled search in the background of the suite's processes
+# (``sakiyomi.compiled.aot``): tests/test_aot.py builds and checks one on purpose.
+os.environ["SAKIYOMI_AOT"] = "0"
+
 settings.register_profile("default", max_examples=200, deadline=None,
                           derandomize=os.environ.get("SAKIYOMI_FUZZ_RANDOM") != "1")
 settings.load_profile("default")

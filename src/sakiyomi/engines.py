@@ -30,6 +30,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar, cast
 
+from sakiyomi.compiled import aot
 from sakiyomi.compiled import perft as compiled_perft
 from sakiyomi.compiled.playout import KernelWalker
 from sakiyomi.compiled.template import (
@@ -80,8 +81,17 @@ def solver_config(game: Game[Any]) -> SearchConfig:
 
 
 def compiled_available(game: Game[Any]) -> bool:
-    """True when ``game`` can run on the compiled engine here (kernels and numba)."""
-    return capable(game, KernelGame) and numba_available()
+    """True when ``game`` can run on the compiled engine here (kernels, and numba or the
+    search built ahead of time: ``sakiyomi.compiled.aot``).
+    """
+    return capable(game, KernelGame) and (_built_ahead(cast(KernelGame, game)) is not None
+                                          or numba_available())
+
+
+def _built_ahead(game: KernelGame) -> types.ModuleType | None:
+    """The search of ``game`` from its ahead-of-time extension, if one was built."""
+    module_name, params = game.kernel_spec()
+    return aot.load(module_name, params)
 
 
 def solvable(game: Game[Any]) -> bool:
@@ -108,7 +118,7 @@ def engine_for(
     if use_compiled and capable(game, KernelGame):
         if tracer.enabled:
             raise GameError("the compiled engine cannot be traced: use engine='python'")
-        if numba_available():
+        if compiled_available(game):
             compiled: Engine[M] = CompiledEngine(game, config, stop=stop)
             return compiled
     elif engine == "compiled":
@@ -228,6 +238,8 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
         if free:
             return free.pop()
         module = _modules.get(mkey)
+    if module is None:  # numba not loaded here yet: the search built ahead of time, if any
+        module = aot.load(module_name, params)
     if module is None:
         try:
             with compiling_notice(module_name, params, f"the {_game_name(module_name)} search"):
@@ -239,6 +251,7 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
                             f"{type(exc).__name__}: {first}") from exc
         with _pool_lock:
             _modules[mkey] = module
+        aot.build_later(module_name, params, game.kernel_state())  # for later processes
     return CompiledSearch(module, config, shortcuts=shortcuts)
 
 
@@ -551,7 +564,8 @@ def solve_position(
     ``session``: take the engine from it, emptied (a batch: one workspace for every line,
     the same answers and node counts as separate solves); its engine kind and settings then
     stand for ``engine`` and ``config``.  ``python_first`` (nodes; "auto", no limits, numba
-    not loaded yet in this process): try the Python engine within that many nodes first.
+    not loaded yet in this process, no search built ahead of time): try the Python engine
+    within that many nodes first.
     Both engines give the same answer and node counts, and a small position is solved in
     Python before numba and the compiled search would have loaded (about half a second of
     CPU): what a one-position command line wants; past the budget the compiled engine
@@ -559,7 +573,7 @@ def solve_position(
     """
     if (python_first and engine == "auto" and session is None and stop is None
             and (limits is None or limits == Limits()) and "numba" not in sys.modules
-            and capable(game, KernelGame)):
+            and capable(game, KernelGame) and _built_ahead(cast(KernelGame, game)) is None):
         quick = solve_position(game, weak=weak, engine="python", with_pv=with_pv,
                                config=config, limits=Limits(nodes=python_first))
         if quick.complete:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from sakiyomi.compiled.memory import zeroed
 from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
 
@@ -381,8 +382,10 @@ class CompiledSearch:
             capacity <<= 1
         self.module = module
         self.capacity = capacity
-        if table is None:
-            self.mem, self.tt = module.make_workspace(capacity)
+        if table is None:  # the table on huge pages where the system offers them
+            self.mem, _ = module.make_workspace(1)
+            self.mem[module.C_MASK] = capacity - 1
+            self.tt = zeroed(int(module.SLOT) * capacity)
         else:  # another's table (processes sharing one: parallel solving); never cleared here
             if getattr(module, "TWO_BOUNDS", False):  # the third word is not lockless
                 raise ValueError("a shared table needs kernels with TWO_BOUNDS off")

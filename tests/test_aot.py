@@ -1,0 +1,172 @@
+"""The search built ahead of time (``sakiyomi.compiled.aot``): the same answers and node counts
+as numba's build of the same text, the GIL released while it searches, numba never imported
+by a process that uses it, and every way of not having it falls back to numba.
+
+Building the Connect Four extension costs ~5-15 CPU-s (numba's pipeline and a C link), once
+for the module.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sakiyomi.compiled import aot
+from sakiyomi.compiled.template import CompiledSearch, build
+from sakiyomi.engines import CompiledEngine, solver_config
+from sakiyomi.games import load
+from sakiyomi.games.connect4 import Connect4
+from sakiyomi.search.limits import StopSignal
+from sakiyomi.search.solve import solve
+
+PONS = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4" / "pons_original"
+# Positions with their values from Pons's own test file (Middle-Easy), when it is there,
+# and positions of our own; every one is solved by both builds.
+OWN = ["1234567123", "4444443333", "445544332"]
+
+
+def _random_positions(count: int, moves: int, seed: int) -> list[str]:
+    """``count`` positions of ``moves`` random legal moves each, none of them finished."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    while len(found) < count:
+        game = Connect4()
+        for _ in range(moves):
+            if game.outcome() is not None:
+                break
+            game.play(rng.choice(list(game.legal_moves())))
+        if game.outcome() is None:
+            found.append(game.position_text())
+    return found
+
+
+def _pons_lines(count: int) -> list[tuple[str, int]]:
+    path = PONS / "Test_L2_R1"
+    if not path.exists():
+        return []
+    lines = path.read_text().split("\n")[:count]
+    return [(line.split()[0], int(line.split()[1])) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def extension() -> Iterator[Any]:
+    """The Connect Four search from its extension, built now (SAKIYOMI_AOT on meanwhile)."""
+    saved = os.environ.get("SAKIYOMI_AOT")
+    os.environ["SAKIYOMI_AOT"] = "1"
+    aot._loaded.clear()
+    game = Connect4()
+    module_name, params = game.kernel_spec()
+    path = aot.build_now(module_name, params, game.kernel_state())
+    assert path.exists() and path == aot.extension_path(module_name, params)
+    module = aot.load(module_name, params)
+    assert module is not None and module.AOT
+    yield module
+    aot._loaded.clear()
+    os.environ["SAKIYOMI_AOT"] = saved if saved is not None else "0"
+
+
+def _solved(module: Any, position: str, stop: StopSignal | None = None) -> Any:
+    game = load("connect4", position)
+    config = solver_config(game)
+    engine = CompiledEngine(game.copy(), config, workspace=CompiledSearch(module, config))
+    if stop is not None:
+        engine.stop = stop
+    return solve(engine.game, searcher=engine)
+
+
+def test_same_values_nodes_and_pv_as_numba(extension: Any) -> None:
+    jit = build(*Connect4().kernel_spec())
+    assert not getattr(jit, "AOT", False)
+    known = _pons_lines(6)
+    for position in OWN + _random_positions(6, 14, 7) + [p for p, _ in known]:
+        ours, theirs = _solved(extension, position), _solved(jit, position)
+        assert (ours.value, ours.stats.nodes, ours.pv) == (theirs.value, theirs.stats.nodes,
+                                                           theirs.pv), position
+    for position, score in known:  # Pons's scores: the value's distance to the end
+        value = _solved(extension, position).value
+        assert (value > 0) == (score > 0) and (value < 0) == (score < 0), position
+
+
+def test_the_gil_is_released_and_a_stop_is_honoured(extension: Any) -> None:
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:  # the start position: many minutes unless stopped
+        result = _solved(extension, "", StopSignal(seconds=0.3))
+    finally:
+        done.set()
+        ticker.join()
+    assert not result.complete
+    assert len(ticks) >= 10  # the other thread ran during the search
+
+
+def test_a_process_with_the_extension_never_imports_numba(extension: Any) -> None:
+    script = ("import sys\n"
+              "from sakiyomi.engines import solve_position\n"
+              "from sakiyomi.games import load\n"
+              "r = solve_position(load('connect4', '4453'))\n"
+              "print(r.value, r.stats.nodes, r.extra['engine'], 'numba' in sys.modules)\n")
+    env = {**os.environ, "SAKIYOMI_AOT": "1"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=240, check=True).stdout.split()
+    expected = _solved(extension, "4453")
+    assert out == [str(expected.value), str(expected.stats.nodes), "compiled", "False"]
+
+
+def test_no_extension_or_a_damaged_one_falls_back(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
+    monkeypatch.setenv("SAKIYOMI_AOT", "1")
+    monkeypatch.setattr(aot, "_loaded", {})
+    module_name, params = Connect4().kernel_spec()
+    assert aot.load(module_name, params) is None  # none built here
+    path = aot.extension_path(module_name, params)
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a shared object")
+    monkeypatch.setattr(aot, "_loaded", {})
+    assert aot.load(module_name, params) is None
+    monkeypatch.setenv("SAKIYOMI_AOT", "0")
+    monkeypatch.setattr(aot, "_loaded", {})
+    path.unlink()
+    assert aot.load(module_name, params) is None
+
+
+def test_build_later_starts_one_build_at_a_time(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAKIYOMI_CACHE", str(tmp_path))
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda command, **_: started.append(command))
+    game = Connect4()
+    module_name, params = game.kernel_spec()
+    monkeypatch.setenv("SAKIYOMI_AOT", "0")
+    assert not aot.build_later(module_name, params, game.kernel_state())  # switched off
+    monkeypatch.setenv("SAKIYOMI_AOT", "1")
+    assert aot.build_later(module_name, params, game.kernel_state())
+    assert not aot.build_later(module_name, params, game.kernel_state())  # under way
+    path = aot.extension_path(module_name, params)
+    assert path is not None
+    lock = path.with_name(path.name + ".lock")
+    old = time.time() - aot.LOCK_SECONDS - 1
+    os.utime(lock, (old, old))  # left by a killed build
+    assert aot.build_later(module_name, params, game.kernel_state())
+    assert len(started) == 2 and started[0][1:3] == ["-m", "sakiyomi.compiled.aot"]
+    lock.unlink()
+    path.write_bytes(b"")  # built already
+    assert not aot.build_later(module_name, params, game.kernel_state())
