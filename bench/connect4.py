@@ -162,28 +162,44 @@ def run_cli(pairs: list[tuple[str, int]], weak: bool, repeats: int,
             "start_s": float(timed["start_s"])}
 
 
-def startup(repeats: int, sample: int) -> None:
+def startup(repeats: int, sample: int, pons: Path | None) -> None:
     """Start-up of the one-position command line, ``sakiyomi solve connect4 POS --json``, in
     fresh processes, CPU seconds (user + system of the child): the first run with empty
-    caches (``SAKIYOMI_CACHE`` and ``NUMBA_CACHE_DIR``: numba compiles), then cached runs,
-    medians of ``repeats``, on the first ``sample`` lines of End-Easy, Middle-Easy and
-    Middle-Medium: as shipped (``--engine auto``: the Python engine first within
-    ``PYTHON_FIRST_NODES``), and with each engine forced, so that the choice can be judged.
+    caches (``SAKIYOMI_CACHE`` and ``NUMBA_CACHE_DIR``: numba compiles), the build of the
+    search ahead of time (``sakiyomi.compiled.aot``, which a first run starts in the
+    background; run here as a timed child), then cached runs, medians of ``repeats``, on the
+    first ``sample`` lines of End-Easy, Middle-Easy and Middle-Medium: as shipped (``--engine
+    auto``), with each engine forced, and the compiled engine from numba's cache alone
+    (``SAKIYOMI_AOT=0``), so that the choices can be judged; beside them Pons's binary
+    (``pons``) solving the same position in a process of its own, when given.
     """
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "SAKIYOMI_CACHE": f"{cache}/s", "NUMBA_CACHE_DIR": f"{cache}/n"}
+        env = {**os.environ, "SAKIYOMI_CACHE": f"{cache}/s", "NUMBA_CACHE_DIR": f"{cache}/n",
+               "PYTHONDONTWRITEBYTECODE": ""}  # as installed: bytecode cached
+        env.pop("PYTHONDONTWRITEBYTECODE")
 
-        def cli(moves: str, engine: str) -> float:
-            argv = [sys.executable, "-m", "sakiyomi", "solve", "connect4", moves, "--json",
-                    "--engine", engine]
+        def child(argv: list[str], aot: str = "1", stdin: str | None = None) -> float:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run(argv, env=env, capture_output=True, check=True)
+            subprocess.run(argv, env={**env, "SAKIYOMI_AOT": aot}, input=stdin, text=True,
+                           capture_output=True, check=True)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-        first = cli(ANCHOR, "compiled")
+        def cli(moves: str, engine: str, aot: str = "1") -> float:
+            return child([sys.executable, "-m", "sakiyomi", "solve", "connect4", moves,
+                          "--json", "--engine", engine], aot)
+
+        first = cli(ANCHOR, "compiled", aot="0")
         print(json.dumps({"case": "first-compile", "cpu_s": round(first, 2),
                           "what": "solve one End-Easy position, empty caches, fresh process",
+                          "load": load()}), flush=True)
+        build = child([sys.executable, "-c",
+                       "from sakiyomi.compiled.aot import build_now\n"
+                       "from sakiyomi.games.connect4 import Connect4\n"
+                       "g = Connect4()\n"
+                       "build_now(*g.kernel_spec(), g.kernel_state())\n"])
+        print(json.dumps({"case": "ahead-of-time-build", "cpu_s": round(build, 2),
+                          "what": "the extension a first run builds in the background",
                           "load": load()}), flush=True)
         for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2"):
             for moves, _ in load_set(name, sample, 0):
@@ -192,6 +208,13 @@ def startup(repeats: int, sample: int) -> None:
                 for engine in ("auto", "python", "compiled"):
                     row[f"{engine}_cpu_s"] = round(statistics.median(
                         cli(moves, engine) for _ in range(repeats)), 3)
+                row["compiled_numba_cache_cpu_s"] = round(statistics.median(
+                    cli(moves, "compiled", aot="0") for _ in range(repeats)), 3)
+                if pons is not None:
+                    row["pons_cpu_s"] = round(statistics.median(
+                        child([str(pons)], stdin=moves + "\n") for _ in range(repeats)), 3)
+                    row["auto_vs_pons"] = round(float(str(row["auto_cpu_s"]))
+                                                / max(float(str(row["pons_cpu_s"])), 1e-3), 1)
                 row["load"] = load()
                 print(json.dumps(row), flush=True)
 
@@ -243,7 +266,7 @@ def main() -> None:
     args = parser.parse_args()
     print(json.dumps({"case": "machine", "load": load()}), flush=True)
     if args.startup:
-        startup(args.repeats, args.startup_sample)
+        startup(args.repeats, args.startup_sample, args.pons_binary)
     if args.python:
         python_ratio(args.python)
     binary = args.pons_binary
