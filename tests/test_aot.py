@@ -170,3 +170,54 @@ def test_build_later_starts_one_build_at_a_time(tmp_path: Path,
     lock.unlink()
     path.write_bytes(b"")  # built already
     assert not aot.build_later(module_name, params, game.kernel_state())
+
+
+def test_the_block_solver_answers_as_single_solves(extension: Any) -> None:
+    import numpy as np
+
+    from sakiyomi.engines import block_solver
+
+    lines = [*OWN, *_random_positions(8, 16, 11), "12a4", "44444444", "1212121"]
+    pieces = [line.encode() for line in lines]
+    ends = np.cumsum([len(p) + 1 for p in pieces], dtype=np.int64) - 1
+    starts = ends - np.array([len(p) for p in pieces], dtype=np.int64)
+    for weak in (False, True):
+        block = block_solver(Connect4(), weak)
+        assert block is not None
+        rows, pvs = block(b"\n".join(pieces), starts, ends)
+        for line, row, pv in zip(lines, rows.tolist(), pvs.tolist(), strict=True):
+            if line in ("12a4", "44444444", "1212121", "445544332"):  # bad, full, finished
+                assert row[0] != 0, line
+                continue
+            single = solve(load("connect4", line), weak=weak, searcher=CompiledEngine(
+                load("connect4", line), solver_config(Connect4()),
+                workspace=CompiledSearch(extension, solver_config(Connect4()))))
+            assert row[0] == 0 and row[1] == single.value and row[2] == single.stats.nodes, line
+            if not weak:
+                assert tuple(pv[:row[5]]) == single.pv, line
+    assert block_solver(Connect4(), False, engine="python") is None
+
+
+def _cli(lines: list[str], aot_on: bool, *flags: str) -> tuple[int, list[str], str]:
+    """``sakiyomi solve connect4 -`` fed ``lines``; timings blanked in its answers."""
+    import re
+
+    env = {**os.environ, "SAKIYOMI_AOT": "1" if aot_on else "0"}
+    done = subprocess.run([sys.executable, "-m", "sakiyomi", "solve", "connect4", "-", *flags],
+                          input="".join(f"{line}\n" for line in lines), env=env,
+                          capture_output=True, text=True, timeout=240)
+    timing = re.compile(r'("seconds": |"microseconds": | us )[0-9.e-]+')
+    return (done.returncode, [timing.sub(r"\1T", out) for out in done.stdout.splitlines()],
+            done.stderr)
+
+
+def test_the_batch_command_answers_the_same_in_blocks(extension: Any) -> None:
+    lines = [*OWN, "  4453  ", "4453 x", "", "44444444", "1212121", "6x5:1234", "12345678",
+             "2252576253462244111563365343671351441 -1", "12a4", "71717171",
+             *_random_positions(10, 16, 5)]
+    for flags in ((), ("--weak", "--json")):
+        block = _cli(lines, True, *flags)
+        single = _cli(lines, False, *flags)
+        assert block == single, flags
+        assert block[0] == 2 and len(block[1]) == len(lines) - 8  # 7 refused, 1 blank
+        assert block[2].count("\n") == 7 and "line 5:" in block[2]  # one message each

@@ -21,8 +21,10 @@ from typing import Any, NoReturn, cast
 from sakiyomi.agents import Agent, HumanAgent, MCTSAgent, SearchAgent
 from sakiyomi.engines import (
     ENGINES,
+    BlockSolver,
     EngineSession,
     analyze_position,
+    block_solver,
     mcts_position,
     perft_position,
     search_position,
@@ -92,17 +94,25 @@ def _emit(record: dict[str, Any], as_json: bool, text: str) -> None:
 
 
 def _input_lines(stream: Any, chunk_size: int = 1 << 16) -> Iterator[str]:
-    """The lines of ``stream`` (stdin), with stdout flushed whenever no more input is at hand
-    rather than after every line: a batch fed a file or a pipe writes its answers in large
-    blocks, and a program that talks to it line by line still gets each answer before it
-    must send the next question.  Undecodable bytes are replaced, as ``_tolerant_streams``
-    does.  A stream without a file descriptor is read line by line, each answer flushed.
+    """The lines of ``stream`` (stdin), one by one, as ``_input_chunks`` reads them."""
+    for lines in _input_chunks(stream, chunk_size):
+        yield from lines
+
+
+def _input_chunks(stream: Any, chunk_size: int = 1 << 16) -> Iterator[list[str]]:
+    """The lines of ``stream`` (stdin) as they come: a list per read of up to ``chunk_size``
+    bytes, with stdout flushed whenever no more input is at hand rather than after every
+    line: a batch fed a file or a pipe writes its answers in large blocks, and a program that
+    talks to it line by line still gets each answer before it must send the next question.
+    Undecodable bytes are replaced, as ``_tolerant_streams`` does.  A stream without a file
+    descriptor is read line by line, each answer flushed.
     """
     global _flush_each_line
     try:
         fd = stream.fileno()
     except (AttributeError, OSError, ValueError):
-        yield from stream
+        for line in stream:
+            yield [line]
         return
     encoding = getattr(stream, "encoding", None) or "utf-8"
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
@@ -120,11 +130,12 @@ def _input_lines(stream: Any, chunk_size: int = 1 << 16) -> Iterator[str]:
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
             lines = text.split("\n")
             pending = lines.pop() + held
-            yield from lines
+            if lines:
+                yield lines
             if not chunk:
                 break
         if pending:
-            yield pending
+            yield [pending]
     finally:
         _flush_each_line = True
         sys.stdout.flush()
@@ -358,10 +369,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     limits = Limits(nodes=args.nodes, time=args.time)
     unlimited = StopSignal() if limits == Limits() else None  # never fires: one for all
     parse = parser(args.game)
-    for number, line in enumerate(batch(_input_lines(sys.stdin), bar), 1):
-        text = line.strip()
-        if not text:
-            continue
+
+    def one(number: int, text: str) -> int:
+        """Solve and print line ``number`` on its own; 2 if it was refused (reported)."""
         try:
             position, game = _batch_line(parse, text)
             _solve_one(args.game, position, args.weak, args.json, batch=True,
@@ -370,7 +380,81 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except GameError as exc:
             sys.stdout.flush()  # the answers before it come first
             print(f"sakiyomi: line {number}: {exc}", file=sys.stderr, flush=True)
-            status = 2
+            return 2
+        return 0
+
+    block = None
+    if unlimited is not None and not bar:
+        with contextlib.suppress(GameError):  # a game with no empty position: line by line
+            block = block_solver(load(args.game, ""), args.weak, args.engine)
+    if block is not None:  # many lines per compiled call; the rest one by one
+        return _solve_blocks(args.game, args.weak, args.json, block, one)
+    for number, line in enumerate(batch(_input_lines(sys.stdin), bar), 1):
+        text = line.strip()
+        if text:
+            status = max(status, one(number, text))
+    return status
+
+
+def _solve_blocks(name: str, weak: bool, as_json: bool, block: BlockSolver,
+                  one: Callable[[int, str], int]) -> int:
+    """A batch read in chunks, each solved in one call of ``block`` (``engines.block_solver``)
+    and printed line by line exactly as ``_solve_one`` prints it (its timing aside: each
+    line's own, measured inside the call); a line the kernels do not vouch for (anything but
+    column digits and trailing numbers, a finished game) goes to ``one``, the per-line path,
+    in its place, so its answer or its error message is today's.
+    """
+    import numpy as np
+
+    status = 0
+    number = 0
+    proto = load(name, "")
+    algorithm = "weak" if weak else "exact"
+    out = sys.stdout
+    for lines in _input_chunks(sys.stdin):
+        todo: list[tuple[int, str]] = []
+        for line in lines:
+            number += 1
+            text = line.strip()
+            if text:
+                todo.append((number, text))
+        if not todo:
+            continue
+        pieces = [text.encode() for _, text in todo]
+        ends = np.cumsum([len(p) + 1 for p in pieces], dtype=np.int64) - 1
+        starts = ends - np.array([len(p) for p in pieces], dtype=np.int64)
+        rows, pvs = block(b"\n".join(pieces), starts, ends)
+        for (line_number, text), row, pv_row in zip(todo, rows.tolist(), pvs.tolist(),
+                                                    strict=True):
+            code, raw, nodes, leaves, best_move, length, nanos = row
+            if code != 0:
+                status = max(status, one(line_number, text))
+                continue
+            pv = pv_row[:length]
+            if weak:  # search.solve's choice of best move and PV, as the per-line path
+                best = best_move if best_move >= 0 else None
+                pv = pv if pv else ([best] if best is not None else [])
+                value = raw
+            else:
+                best = pv[0] if pv else (best_move if best_move >= 0 else None)
+                value = game_value(proto, raw, True)
+            pv_text = [proto.move_to_text(m) for m in pv]
+            best_text = proto.move_to_text(best) if best is not None else None
+            seconds = nanos / 1e9
+            position = text.split()[0]
+            word = result_word(raw)
+            if as_json:
+                record = {
+                    "game": name, "position": position, "algorithm": algorithm,
+                    "value": value, "result": word, "best_move": best_text, "pv": pv_text,
+                    "nodes": nodes, "leaves": leaves, "depth": len(pv_text),
+                    "seconds": round(seconds, 6), "microseconds": int(seconds * 1e6),
+                }
+                out.write(_JSON.encode(record))
+            else:
+                out.write(f"{position} {value} {word} best {best_text} pv {' '.join(pv_text)} "
+                          f"nodes {nodes} us {int(seconds * 1e6)}")
+            out.write("\n")
     return status
 
 

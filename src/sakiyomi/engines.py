@@ -255,6 +255,36 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
     return CompiledSearch(module, config, shortcuts=shortcuts)
 
 
+BlockSolver = Callable[[bytes, Any, Any], tuple[Any, Any]]
+
+
+def block_solver(game: Game[Any], weak: bool, engine: str = "auto") -> BlockSolver | None:
+    """A batch's solver of many lines per call, or None where there is none: ``solve(text,
+    starts, ends)`` solves line i, ``text[starts[i]:ends[i]]`` (ASCII bytes; int64 arrays of
+    offsets), as ``solve_position(load(game, line), weak=weak)`` would on the compiled engine
+    (same value, node counts and PV; ``CompiledSearch.block``) and returns its rows.  Only for
+    kernels that read positions themselves (``HAS_PARSE``: Connect Four) and only from the
+    search built ahead of time (``sakiyomi.compiled.aot``): numba's first compilation of the
+    block entry takes longer than most batches, so a process without the extension keeps to
+    one line per call.  ``game``: any position of the batch's game (its kernels and settings).
+    """
+    if engine == "python" or not capable(game, KernelGame):
+        return None
+    kernel = cast(KernelGame, game)
+    module_name, params = kernel.kernel_spec()
+    module = aot.load(module_name, params)
+    if module is None or not getattr(module, "BLOCK_BUILT", False):
+        return None
+    config = solver_config(game)
+    search = CompiledSearch(module, config, shortcuts=capable(game, SearchShortcuts))
+    guess = config.guess_depth
+
+    def solve_block(text: bytes, starts: Any, ends: Any) -> tuple[Any, Any]:
+        return search.block(text, starts, ends, weak, True, guess)
+
+    return solve_block
+
+
 def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> CompiledSearch:
     """A compiled workspace of ``game`` over ``table``, a uint64 array of ``2 *
     config.tt_capacity`` words that other processes may be using at the same time (parallel

@@ -15,8 +15,8 @@ The extension's name carries the generated module's name (its source hash), the 
 that built it and the interpreter's extension suffix, so an upgrade of either builds a new
 one.  Nothing here is needed for correctness: without a C compiler, or with
 ``SAKIYOMI_AOT=0`` (the test suite sets it), every process simply uses numba as before.
-Only ``t_run`` is built (the one entry the compiled engine calls); playouts and perft stay on
-numba.
+Only ``t_run`` and ``t_block`` are built (what the compiled engine calls); playouts and
+perft stay on numba.
 """
 
 from __future__ import annotations
@@ -37,7 +37,24 @@ from typing import Any
 
 from sakiyomi.compiled.template import build, cache_dir, generated_name
 
-ENTRY = "t_run"  # the compiled engine's one entry point (see search_template.t_run)
+ENTRY = "t_run"  # the compiled engine's entry point (see search_template.t_run)
+BLOCK = "t_block"  # a batch of lines in one call, for kernels that parse (``HAS_PARSE``)
+
+
+def entries(module: types.ModuleType, state_type: Any) -> list[tuple[str, tuple[Any, ...]]]:
+    """The entry points to export and their argument types (numba types; ``state_type``: the
+    game's state tuple): ``t_run``, and ``t_block`` when the kernels parse batch lines.
+    """
+    from numba import types as nt
+
+    words, table = nt.int64[::1], nt.uint64[::1]
+    found: list[tuple[str, tuple[Any, ...]]] = [
+        (ENTRY, (state_type, *([nt.int64] * 5), words, table))]
+    if getattr(module, "HAS_PARSE", False):
+        rows = nt.int64[:, ::1]
+        found.append((BLOCK, (nt.uint8[::1], words, words, nt.int64, nt.int64, words, rows,
+                              rows, words, table)))
+    return found
 LOCK_SECONDS = 900.0  # a build lock older than this was left by a killed build
 
 
@@ -98,7 +115,10 @@ def load(module_name: str, params: dict[str, int]) -> types.ModuleType | None:
                 plain = build(module_name, params, compiled=False)
                 module = types.ModuleType(f"{plain.__name__}_aot")
                 module.__dict__.update(plain.__dict__)
-                module.__dict__[ENTRY] = getattr(extension, ENTRY)
+                for entry in (ENTRY, BLOCK):
+                    if hasattr(extension, entry):
+                        module.__dict__[entry] = getattr(extension, entry)
+                module.__dict__["BLOCK_BUILT"] = hasattr(extension, BLOCK)
                 module.__dict__["AOT"] = True
     _loaded[key] = module
     return module
@@ -159,9 +179,6 @@ def build_now(module_name: str, params: dict[str, int], state: tuple[int, ...]) 
     if path is None:
         raise RuntimeError("numba is not installed")
     module = build(module_name, params)  # numba's build of the same text
-    state_type = numba.typeof(module.make_state(*state))
-    signature = numba.int64(state_type, *([numba.int64] * 5),
-                            numba.int64[::1], numba.uint64[::1])
     work = path.with_name(f"{path.name}.{os.getpid()}.build")
     work.mkdir(parents=True, exist_ok=True)
     try:
@@ -170,7 +187,8 @@ def build_now(module_name: str, params: dict[str, int], state: tuple[int, ...]) 
         cc.output_dir = str(work)
         cc.target_cpu = "host"  # as numba's own JIT: this machine's instructions
         cc.verbose = False
-        cc.export(ENTRY, signature)(released(getattr(module, ENTRY)).py_func)
+        for entry, types in entries(module, numba.typeof(module.make_state(*state))):
+            cc.export(entry, numba.int64(*types))(released(entry, getattr(module, entry)).py_func)
         cc.compile()
         built = next(work.glob(f"{name}*"))
         os.replace(built, path)

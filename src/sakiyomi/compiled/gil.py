@@ -50,17 +50,30 @@ save_thread: Any = cast(Any, _save_thread)
 restore_thread: Any = cast(Any, _restore_thread)
 
 
-def released(run: Any) -> Any:
-    """``run`` (a compiled ``t_run``) called without the GIL: the function to export.  ``run``
-    must not raise or touch Python objects (the search does neither).
+def released(entry: str, run: Any) -> Any:
+    """The compiled entry point ``run`` named ``entry`` (``t_run`` or ``t_block``) called
+    without the GIL: the function to export.  ``run`` must not raise or touch Python objects
+    (the search does neither).  One wrapper per entry: pycc exports need their parameters
+    spelled out.
     """
+    if entry == "t_run":
+
+        @njit
+        def run_released(state: Any, op: int, a: int, b: int, c: int, d: int, mem: Any,
+                         tt: Any) -> int:
+            saved = save_thread()
+            value: int = run(state, op, a, b, c, d, mem, tt)
+            restore_thread(saved)
+            return value
+
+        return run_released
 
     @njit
-    def t_run_released(state: Any, op: int, a: int, b: int, c: int, d: int,
-                       mem: Any, tt: Any) -> int:
+    def block_released(text: Any, starts: Any, ends: Any, c: int, d: int, blank: Any,
+                       out: Any, pvs: Any, mem: Any, tt: Any) -> int:
         saved = save_thread()
-        value: int = run(state, op, a, b, c, d, mem, tt)
+        value: int = run(text, starts, ends, c, d, blank, out, pvs, mem, tt)
         restore_thread(saved)
         return value
 
-    return t_run_released
+    return block_released

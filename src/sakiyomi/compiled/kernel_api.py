@@ -32,6 +32,7 @@ are placeholders that a generated module replaces with the game's kernels.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -60,6 +61,11 @@ def prefetch(table: Table, index: int) -> None:
     effect on results).  The compiled header's version is LLVM's prefetch instruction; the
     plain header's, like this stand-in, does nothing.
     """
+
+
+def clock_ns() -> int:
+    """The monotonic clock in nanoseconds (``sakiyomi.compiled.clock`` in compiled code)."""
+    return time.monotonic_ns()
 
 
 MAX_MOVES = 1
@@ -199,3 +205,18 @@ def k_bounds_moves(state: State, ply: int, out: Mem, base: int) -> tuple[int, in
     """
     lo, hi = k_bounds(state, ply)
     return lo, hi, -1
+
+
+HAS_PARSE = False
+"""The kernels read a batch line's position text themselves (``k_parse``): a batch of lines is
+then parsed and solved in one compiled call (``search_template.t_block``)."""
+
+
+@kernel
+def k_parse(text: Any, start: int, end: int) -> tuple[int, State]:
+    """(0, state) when ``text[start:end]`` (ASCII bytes of one stripped batch line) is a
+    position the kernels can vouch for, unfinished, optionally followed by a score; else
+    (nonzero, any state): that line then goes through the game's own parser, which names the
+    problem.  Default: never called (``HAS_PARSE`` is False).
+    """
+    raise _missing("k_parse")

@@ -40,6 +40,7 @@ from sakiyomi.compiled.kernel_api import (
     Mem,
     State,
     Table,
+    clock_ns,
     k_bounds,
     k_bounds_moves,
     k_cutoff,
@@ -50,7 +51,9 @@ from sakiyomi.compiled.kernel_api import (
     k_leaf_solve,
     k_legal_moves,
     k_outcome,
+    k_parse,
     k_play,
+    k_score_bounds,
     k_search_moves,
     kernel,
     prefetch,
@@ -536,3 +539,53 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
     if stopped:
         mem[C_ABORTED] = 1
     return lo
+
+
+BLOCK_FIELDS = 7  # t_block's row per line: status, value, nodes, leaves, best, PV length, ns
+
+
+@kernel
+def t_block(text: Any, starts: Mem, ends: Mem, c: int, d: int, blank: Mem, out: Mem,
+            pvs: Mem, mem: Mem, tt: Table) -> int:
+    """A batch of solves in one call: line i is ``text[starts[i]:ends[i]]`` (ASCII bytes),
+    read by the kernels (``k_parse``) and solved as ``t_run``'s operation 1 would after a
+    workspace reset (``CompiledSearch.reset``: next table epoch, blank counters, switches,
+    killers and history from ``blank``), weak if ``c & 1``, with the PV if ``c & 2``, first
+    guess at depth ``d``, over the interval the Python driver gives (``k_score_bounds``, or
+    [-1, 1] when weak): so each line's answer and node count are those of a solve on its own.
+    Row i of ``out`` (``BLOCK_FIELDS``): ``k_parse``'s status (nonzero: not solved here, the
+    rest of the row unset), the value, nodes, leaves, the root's best move (-1: none), the PV
+    length (its moves in row i of ``pvs``) and the nanoseconds the line took.  Returns the
+    number of lines.  Only for kernels with ``HAS_PARSE``; the Python side checks that.
+    """
+    head = blank.size
+    width = pvs.shape[1]
+    for i in range(starts.size):
+        begin = clock_ns()
+        code, state = k_parse(text, starts[i], ends[i])
+        out[i, 0] = code
+        if code != 0:
+            continue
+        zero = out[i, 0]  # a value read from memory: no literal reaches the recursive search
+        epoch = mem[C_EPOCH] + 1
+        if epoch > EPOCH_LIMIT:
+            tt[:] = 0
+            epoch = 1
+        mem[:head] = blank
+        mem[C_EPOCH] = epoch
+        if (c & 1) != 0:
+            lo = zero - 1
+            hi = zero + 1
+        else:
+            lo, hi = k_score_bounds(state)
+        value = t_run(state, zero + 1, lo, hi, c, d, mem, tt)
+        out[i, 1] = value
+        out[i, 2] = mem[C_NODES]
+        out[i, 3] = mem[C_LEAVES]
+        out[i, 4] = mem[C_ROOTBEST]
+        n = min(mem[PVLEN], width)
+        out[i, 5] = n
+        for j in range(n):
+            pvs[i, j] = mem[PV + j]
+        out[i, 6] = clock_ns() - begin
+    return starts.size

@@ -55,6 +55,7 @@ from numba import njit
 kernel = njit(cache=True, nogil=True)
 U = np.uint64
 from sakiyomi.compiled.prefetch import prefetch
+from sakiyomi.compiled.clock import clock_ns
 """
 
 HEADER_PLAIN = """\
@@ -64,6 +65,7 @@ def kernel(function):
     return function
 def prefetch(table, index):
     pass
+from time import monotonic_ns as clock_ns
 U = int
 """
 
@@ -192,7 +194,7 @@ def _header(params: dict[str, int], compiled: bool) -> str:
 # Modules whose compiled code the numba header imports into the generated module.  numba's
 # cache checks only the generated file's own stamp, so their source goes into the header as a
 # hash: a change to them names a new module, compiled afresh, instead of loading stale code.
-HEADER_IMPORTS = ("sakiyomi.compiled.prefetch",)
+HEADER_IMPORTS = ("sakiyomi.compiled.prefetch", "sakiyomi.compiled.clock")
 
 
 def _imported_stamp() -> str:
@@ -476,6 +478,25 @@ class CompiledSearch:
         module = self.module
         n = int(self.mem[module.PVLEN])
         return tuple(self.mem[module.PV:module.PV + n].tolist())
+
+    def block(self, text: bytes, starts: Any, ends: Any, weak: bool, with_pv: bool,
+              guess_depth: int) -> tuple[Any, Any]:
+        """Solve a batch of lines in one call (``t_block``; kernels with ``HAS_PARSE``): line
+        i is ``text[starts[i]:ends[i]]`` (int64 arrays).  Returns ``(rows, pvs)``: a row of
+        ``BLOCK_FIELDS`` per line (status, value, nodes, leaves, best, PV length, ns) and the
+        PV moves.  Each line is solved as after ``reset``; the workspace is left as after the
+        last one.
+        """
+        import numpy as np
+
+        module = self.module
+        count = len(starts)
+        rows = np.zeros((count, int(module.BLOCK_FIELDS)), dtype=np.int64)
+        pvs = np.zeros((count, int(module.PLIES)), dtype=np.int64)
+        module.t_block(np.frombuffer(bytearray(text), dtype=np.uint8), starts, ends,
+                       int(weak) | 2 * int(with_pv), guess_depth, self._blank, rows, pvs,
+                       self.mem, self.tt)
+        return rows, pvs
 
     def root_best(self) -> int | None:
         """The best root move of the last root search (None before any move was searched)."""

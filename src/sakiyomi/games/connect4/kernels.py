@@ -334,3 +334,50 @@ def k_evaluate(state: tuple[Any, Any, int]) -> int:
     """Heuristic for depth-limited play: own minus opposing winning cells (small numbers)."""
     cur, mask, _ = state
     return k_popcount(k_winning_cells(cur, mask)) - k_popcount(k_winning_cells(cur ^ mask, mask))
+
+
+HAS_PARSE = True
+SCORE_DIGITS = 6  # a batch line's trailing numbers: at most this many digits (|x| < 10**6)
+SPACE, MINUS, PLUS, DIGIT_0, DIGIT_1 = 32, 45, 43, 48, 49
+
+
+@kernel
+def k_parse(text: Any, start: int, end: int) -> tuple[int, tuple[Any, Any, int]]:
+    """A batch line ``text[start:end]`` (ASCII bytes, stripped) read in one pass as
+    ``game.from_position``'s fast path reads it (Pons's ``mask |= mask + bottom`` per move,
+    every check at the end): (0, state) for column digits ``1``..``WIDTH`` that leave an
+    unfinished game, optionally followed by space-separated whole numbers (Pons's test files'
+    scores); otherwise a nonzero status (1 not a column digit, 2 a column played beyond its
+    top, 3 a full board, 4 a four in a row, 5 not numbers after the moves) and the line goes
+    to the game's own parser, which names the problem.
+    """
+    cur = ZERO
+    mask = ZERO
+    n = 0
+    i = start
+    while i < end and text[i] != SPACE:
+        col = text[i] - DIGIT_1
+        if col < 0 or col >= WIDTH:
+            return 1, (ZERO, ZERO, 0)
+        cur ^= mask
+        mask |= mask + BOTTOM_CELL[col]
+        n += 1
+        i += 1
+    if mask & ~BOARD:  # a sentinel bit: a column overflowed (the carry may run on: it stays)
+        return 2, (ZERO, ZERO, 0)
+    if n >= CELLS:
+        return 3, (ZERO, ZERO, 0)
+    if k_aligned(cur) or k_aligned(cur ^ mask):  # a four: finished, or played past
+        return 4, (ZERO, ZERO, 0)
+    while i < end:  # " SCORE" words
+        while i < end and text[i] == SPACE:
+            i += 1
+        if i < end and (text[i] == MINUS or text[i] == PLUS):
+            i += 1
+        digits = 0
+        while i < end and DIGIT_0 <= text[i] < DIGIT_0 + 10:
+            digits += 1
+            i += 1
+        if digits == 0 or digits > SCORE_DIGITS or (i < end and text[i] != SPACE):
+            return 5, (ZERO, ZERO, 0)
+    return 0, (cur, mask, n)
