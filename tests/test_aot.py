@@ -221,3 +221,47 @@ def test_the_batch_command_answers_the_same_in_blocks(extension: Any) -> None:
         assert block == single, flags
         assert block[0] == 2 and len(block[1]) == len(lines) - 8  # 7 refused, 1 blank
         assert block[2].count("\n") == 7 and "line 5:" in block[2]  # one message each
+
+
+def test_prepare_builds_what_is_missing_once(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from sakiyomi.engines import prepare
+    from sakiyomi.game import GameError
+
+    built: list[tuple[str, dict[str, int]]] = []
+    target = tmp_path / "extension.so"
+
+    def build_now(module_name: str, params: dict[str, int], state: tuple[int, ...]) -> Path:
+        built.append((module_name, params))
+        target.write_bytes(b"")
+        return target
+
+    monkeypatch.setattr(aot, "extension_path", lambda module_name, params: target)
+    monkeypatch.setattr(aot, "build_now", build_now)
+    monkeypatch.setenv("SAKIYOMI_AOT", "0")
+    assert [step for step, _ in prepare(Connect4())] == [
+        "search and playouts ready (numba's build or cache)"]
+    monkeypatch.setenv("SAKIYOMI_AOT", "1")
+    assert len(prepare(Connect4(), ahead=False)) == 1 and not built
+    steps = prepare(Connect4())
+    assert [step for step, _ in steps][1:] == ["search built ahead of time"]
+    assert built == [Connect4().kernel_spec()] and all(cpu >= 0 for _, cpu in steps)
+    assert len(prepare(Connect4())) == 1 and len(built) == 1  # there already
+    with pytest.raises(GameError, match="no compiled search"):
+        prepare(load("tictactoe", "start"))
+
+
+def test_the_compile_command() -> None:
+    import json
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "sakiyomi", "compile", *args],
+                              capture_output=True, text=True, timeout=240)
+
+    done = run("connect4", "--no-ahead", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["game"] == "connect4" and len(record["built"]) == 1
+    for bad, word in (("chess", "no compiled search"), ("nope", "unknown game 'nope'")):
+        done = run(bad)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and word in done.stderr

@@ -27,10 +27,11 @@ from sakiyomi.engines import (
     block_solver,
     mcts_position,
     perft_position,
+    prepare,
     search_position,
     solve_position,
 )
-from sakiyomi.game import Game, GameError, GameUnits, Player, capable
+from sakiyomi.game import Game, GameError, GameUnits, KernelGame, Player, capable
 from sakiyomi.games import GAMES, load, parser
 from sakiyomi.inputs import InputError, parse_int, parse_seconds
 from sakiyomi.match import play_game
@@ -549,6 +550,35 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- compile -----------------------------------------------------------------------------
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Build the compiled searches now (``engines.prepare``), so that no later command pays
+    for numba's first compilation: after an install, in an image build, before a timed run.
+    Without GAME: every game with kernels (Connect Four, Othello, installed plugins').
+    """
+    names = args.games
+    unknown = [name for name in names if name not in GAMES]
+    if unknown:
+        raise UsageError(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
+    if not names:
+        names = []
+        for name in GAMES:
+            with contextlib.suppress(GameError):  # a broken plugin: its own commands say why
+                if capable(load(name, GAMES[name].start), KernelGame):
+                    names.append(name)
+    for name in names:
+        try:
+            done = prepare(load(name, GAMES[name].start), ahead=not args.no_ahead)
+        except GameError as exc:
+            raise GameError(f"{name}: {exc}") from exc
+        steps = [{"step": what, "cpu_seconds": round(cpu, 3)} for what, cpu in done]
+        text = "; ".join(f"{what} {cpu:.1f} CPU-s" for what, cpu in done)
+        _emit({"game": name, "built": steps}, args.json, f"{name}: {text}")
+    return 0
+
+
 # ---- play --------------------------------------------------------------------------------
 
 
@@ -731,6 +761,15 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled kernels' move generator for kernel games, or the Python game")
     p.set_defaults(run=cmd_perft)
+
+    p = sub.add_parser("compile", help="build the compiled searches now, not in a later "
+                                       "command (first use after an install)")
+    p.add_argument("games", nargs="*", metavar="GAME",
+                   help="games with kernels (default: all of them)")
+    p.add_argument("--no-ahead", action="store_true",
+                   help="numba's cache only, not the search built ahead of time")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)

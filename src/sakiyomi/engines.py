@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+import resource
 import sys
 import threading
 import types
@@ -302,6 +303,41 @@ def _game_name(module_name: str) -> str:
     """'connect4' for 'sakiyomi.games.connect4.kernels' (what a compiling notice names)."""
     parts = [p for p in re.split(r"[./\\]", module_name) if p not in ("", "py", "kernels")]
     return parts[-1] if parts else module_name
+
+
+def prepare(game: Game[Any], ahead: bool = True) -> list[tuple[str, float]]:
+    """Build now, once, what the compiled engine of ``game``'s kernels would otherwise build
+    in the middle of a later command (``sakiyomi compile``): the search and the playouts,
+    compiled by numba (or loaded from its cache) and warmed up, and with ``ahead`` the search
+    built ahead of time (``aot.build_now``) unless it is built already or switched off
+    (``SAKIYOMI_AOT=0``).  Returns each step done with its CPU seconds.  Raises GameError for
+    a game without kernels (it runs on the Python engine: nothing to build).
+    """
+    if not capable(game, KernelGame):
+        raise GameError("this game has no compiled search: it runs on the Python engine, "
+                        "with nothing to build")
+    kernel = cast(KernelGame, game)
+    module_name, params = kernel.kernel_spec()
+    name = _game_name(module_name)
+    done: list[tuple[str, float]] = []
+    begin = _cpu()
+    module = _kernel_module(kernel)  # the playouts, and the module the search lives in
+    with compiling_notice(module_name, params, f"the {name} search"):
+        _warm_up(module, kernel)
+    done.append(("search and playouts ready (numba's build or cache)", _cpu() - begin))
+    path = aot.extension_path(module_name, params)
+    if ahead and aot.enabled() and path is not None and not path.exists():
+        begin = _cpu()
+        aot.build_now(module_name, params, kernel.kernel_state())
+        done.append(("search built ahead of time", _cpu() - begin))
+    return done
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the C compiler of a build)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _warm_up(module: types.ModuleType, game: KernelGame) -> None:
