@@ -55,6 +55,8 @@ def entries(module: types.ModuleType, state_type: Any) -> list[tuple[str, tuple[
         found.append((BLOCK, (nt.uint8[::1], words, words, nt.int64, nt.int64, words, rows,
                               rows, words, table)))
     return found
+
+
 LOCK_SECONDS = 900.0  # a build lock older than this was left by a killed build
 
 

@@ -26,8 +26,7 @@ def _save_thread(typingctx: Any) -> Any:
     """``PyEval_SaveThread()``: release the GIL; the thread state, as an int64."""
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        fn = _declare(builder.module, ir.FunctionType(_POINTER, []),
-                                            "PyEval_SaveThread")
+        fn = _declare(builder.module, ir.FunctionType(_POINTER, []), "PyEval_SaveThread")
         return builder.ptrtoint(builder.call(fn, []), ir.IntType(64))
 
     return types.int64(), codegen
