@@ -625,3 +625,40 @@ def test_perfect_agent_answers_a_human_and_refuses_a_full_column() -> None:
 def test_game_error_for_finished_position() -> None:
     with pytest.raises(GameError):
         from_position("connect4", "12121212")
+
+
+def test_a_small_solve_keeps_to_a_small_part_of_the_table() -> None:
+    """``SolveTable``: a solve uses 2**k_table_bits slots of the table at most, in both
+    engines alike (their node counts and PVs stay equal); the whole table is back after it.
+    """
+    from sakiyomi.engines import CompiledEngine, engine_for, solver_config
+    from sakiyomi.search.searcher import Searcher
+
+    position = "2252576253462244111563365343671351441"  # 5 empty cells
+    game = from_position("connect4", position)
+    bits = game.solve_table_bits()
+    assert bits == max(12, 42 - len(position) + 5) < 24
+    assert from_position("connect4", "").solve_table_bits() >= 24  # the opening: all of it
+    config = solver_config(game)
+    compiled = engine_for(game.copy(), config, engine="compiled")
+    assert isinstance(compiled, CompiledEngine)
+    python = Searcher(game.copy(), config)
+    assert python.tt is not None
+    full = python.tt.mask
+    seen: list[int] = []
+    store = python.tt.store
+
+    def spy(key: int, *rest: Any) -> None:
+        seen.append(python.tt.mask if python.tt is not None else -1)
+        store(key, *rest)
+
+    python.tt.store = spy  # type: ignore[method-assign, assignment]
+    ours, theirs = solve(compiled.game, searcher=compiled), solve(python.game, searcher=python)
+    assert (ours.value, ours.stats.nodes, ours.pv) == (theirs.value, theirs.stats.nodes,
+                                                       theirs.pv)
+    assert seen and set(seen) == {(1 << bits) - 1} and python.tt.mask == full
+    mem = compiled._search.mem  # the compiled solve's mask, then an ordinary search's
+    module = compiled._search.module
+    assert mem[module.C_MASK] == (1 << bits) - 1 < mem[module.C_FULL_MASK]
+    compiled.search(2, -100, 100)
+    assert mem[module.C_MASK] == mem[module.C_FULL_MASK]

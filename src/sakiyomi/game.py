@@ -159,6 +159,19 @@ class ScoreBounds(Protocol):
 
 
 @runtime_checkable
+class SolveTable(Protocol):
+    """A solve of this position needs at most ``2**bits`` table slots (``solve_table_bits``):
+    the solver then keeps to that part of a larger table, so a small endgame touches a few MiB
+    rather than faulting in a table sized for the opening (both engines alike, so their node
+    counts stay equal: the compiled one reads the kernels' ``k_table_bits``).
+    """
+
+    def solve_table_bits(self) -> int:
+        """log2 of the table slots a solve of this position may use (>= 62: all of them)."""
+        ...
+
+
+@runtime_checkable
 class ClosedForm(Protocol[M_co]):
     """A game whose exact result is known by a formula (Game of Bones: ``n mod 4``; Nim:
     Bouton's nim-sum), so that positions far too large to search are still solved at once.

@@ -220,3 +220,12 @@ def k_parse(text: Any, start: int, end: int) -> tuple[int, State]:
     problem.  Default: never called (``HAS_PARSE`` is False).
     """
     raise _missing("k_parse")
+
+
+@kernel
+def k_table_bits(state: State) -> int:
+    """A solve of ``state`` uses at most ``2**bits`` table slots (``SolveTable``; the table's
+    own size when smaller): a small endgame then touches a few MiB of a table sized for the
+    opening, instead of faulting in all of it.  Default: 63, the whole table.
+    """
+    return 63

@@ -55,6 +55,7 @@ from sakiyomi.compiled.kernel_api import (
     k_play,
     k_score_bounds,
     k_search_moves,
+    k_table_bits,
     kernel,
     prefetch,
 )
@@ -107,6 +108,7 @@ C_NODE_LIMIT = 18
 C_LINE_LO = 19
 C_LINE_HI = 20
 C_LINE_MOVE = 21
+C_FULL_MASK = 22  # the table's own mask; C_MASK, the part a solve uses (k_table_bits), <= it
 POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
 # mem[24:34]: the SearchConfig switches and the kernel-hook switches
 F_TT = 24
@@ -160,6 +162,7 @@ def make_workspace(capacity: int) -> tuple[Mem, Table]:
     mem[C_LIMIT] = 1 << 62
     mem[C_NODE_LIMIT] = 1 << 62
     mem[C_MASK] = capacity - 1
+    mem[C_FULL_MASK] = capacity - 1
     mem[C_EPOCH] = 1
     mem[KILL:KILL + 2 * PLIES] = -1
     return mem, _np.zeros(SLOT * capacity, dtype=_np.uint64)  # (key, data[, upper]) slots
@@ -529,8 +532,12 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
     ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV
     and root best move are those of its last search (one entry: one load from the cache).
     """
+    full = mem[C_FULL_MASK]
     if op == 0:
+        mem[C_MASK] = full
         return t_root(state, a, b, c, op, mem, tt)
+    bits = k_table_bits(state)
+    mem[C_MASK] = full if bits >= 62 else min(full, (1 << bits) - 1)
     mem[C_LINE_LO] = a
     mem[C_LINE_HI] = b
     mem[C_LINE_MOVE] = -1

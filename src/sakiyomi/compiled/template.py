@@ -386,7 +386,7 @@ class CompiledSearch:
         self.capacity = capacity
         if table is None:  # the table on huge pages where the system offers them
             self.mem, _ = module.make_workspace(1)
-            self.mem[module.C_MASK] = capacity - 1
+            self.mem[module.C_MASK] = self.mem[module.C_FULL_MASK] = capacity - 1
             self.tt = zeroed(int(module.SLOT) * capacity)
         else:  # another's table (processes sharing one: parallel solving); never cleared here
             if getattr(module, "TWO_BOUNDS", False):  # the third word is not lockless
@@ -394,7 +394,7 @@ class CompiledSearch:
             if len(table) != 2 * capacity:
                 raise ValueError(f"a shared table needs {2 * capacity} words, not {len(table)}")
             self.mem, _ = module.make_workspace(1)
-            self.mem[module.C_MASK] = capacity - 1
+            self.mem[module.C_MASK] = self.mem[module.C_FULL_MASK] = capacity - 1
             self.tt = table
         self.shared = table is not None
         self._run = module.t_run

@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from sakiyomi.game import ClosedForm, Game, ScoreBounds, capable
+from sakiyomi.game import ClosedForm, Game, ScoreBounds, SolveTable, capable
 from sakiyomi.probes import FULL_DEPTH as FULL_DEPTH
 from sakiyomi.probes import l_bisect, l_next_probe, l_solve
 from sakiyomi.score import WIN, from_tt, sign
@@ -99,8 +99,18 @@ def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> 
         value: int = whole(known, weak, with_pv)
         return value
     config = searcher.config
-    return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
-                   config.bisection == "pons", with_pv, config.guess_depth)[0]
+    table = getattr(searcher, "tt", None)  # the Python Searcher's (TranspositionTable)
+    full = table.mask if table is not None else 0
+    if table is not None and capable(searcher.game, SolveTable):  # as t_run does compiled
+        bits = cast(SolveTable, searcher.game).solve_table_bits()
+        if bits < 62:
+            table.mask = min(full, (1 << bits) - 1)
+    try:
+        return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
+                       config.bisection == "pons", with_pv, config.guess_depth)[0]
+    finally:
+        if table is not None:
+            table.mask = full
 
 
 def solve(

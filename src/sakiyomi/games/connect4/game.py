@@ -202,6 +202,10 @@ class Connect4:
             value = self.k.k_outcome(self._state, ply)[1]
         return value
 
+    def solve_table_bits(self) -> int:
+        """``k_table_bits`` (``SolveTable``): the empty cells plus a margin."""
+        return int(self.k.k_table_bits(self._state))
+
     def score_bounds(self) -> tuple[int, int]:
         lo, hi = self.k.k_score_bounds(self._state)
         return int(lo), int(hi)

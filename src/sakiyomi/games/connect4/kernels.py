@@ -321,6 +321,20 @@ def k_score_bounds(state: tuple[Any, Any, int]) -> tuple[int, int]:
     return -((CELLS - n) // 2), (CELLS + 1 - n) // 2
 
 
+TABLE_SLACK = 5  # table bits beyond the empty cells' count (k_table_bits)
+TABLE_MIN_BITS = 12
+
+
+@kernel
+def k_table_bits(state: tuple[Any, Any, int]) -> int:
+    """Table slots a solve may use, as a power of two: the empty cells plus ``TABLE_SLACK``
+    (at least ``TABLE_MIN_BITS``): 2**18 slots (4 MiB) for 13 empty cells, the whole table
+    (2**24 by the solver's settings) from 19 on.  A solve stores a slot per node at most,
+    and the solves this shrinks visit a few thousand nodes.
+    """
+    return max(TABLE_MIN_BITS, CELLS - state[2] + TABLE_SLACK)
+
+
 @kernel
 def k_hint(state: tuple[Any, Any, int], col: int) -> int:
     """Ordering hint: how many winning cells the mover would own after playing ``col``."""
