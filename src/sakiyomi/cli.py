@@ -417,6 +417,7 @@ def _solve_blocks(name: str, weak: bool, as_json: bool, block: BlockSolver,
     head = _JSON.encode({"game": name})[:-1] + ", "
     tail = _JSON.encode({"algorithm": "weak" if weak else "exact"})[1:-1] + ", "
     values: dict[int, int] = {}
+    words = tuple(result_word(v) for v in (-1, 0, 1))
     names: dict[int | None, str] = {None: "None"}
     jsons: dict[int | None, str] = {None: "null"}
 
@@ -445,10 +446,14 @@ def _solve_blocks(name: str, weak: bool, as_json: bool, block: BlockSolver,
         ends = np.cumsum([len(p) + 1 for p in pieces], dtype=np.int64) - 1
         starts = ends - np.array([len(p) for p in pieces], dtype=np.int64)
         rows, pvs = block(b"\n".join(pieces), starts, ends)
-        for (line_number, text), row, pv_row in zip(todo, rows.tolist(), pvs.tolist(),
-                                                    strict=True):
+        width = max(1, int(rows[:, 5].max()))  # the longest PV: the rest of each row unused
+        done: list[str] = []  # this chunk's answers, written at once (or before a refusal)
+        for (line_number, text), row, pv_row in zip(todo, rows.tolist(),
+                                                    pvs[:, :width].tolist(), strict=True):
             code, raw, nodes, leaves, best_move, length, nanos = row
             if code != 0:
+                out.write("".join(done))
+                done.clear()
                 status = max(status, one(line_number, text))
                 continue
             pv = pv_row[:length]
@@ -461,20 +466,20 @@ def _solve_blocks(name: str, weak: bool, as_json: bool, block: BlockSolver,
                 value = values.get(raw)
                 if value is None:
                     value = values[raw] = game_value(proto, raw, True)
-            seconds = nanos / 1e9
-            position = text.split()[0]  # column digits: k_parse vouched for them
-            word = result_word(raw)
+            micros = nanos // 1000
+            position = text.partition(" ")[0]  # column digits: k_parse vouched for them
+            word = words[(raw > 0) - (raw < 0) + 1]
             if as_json:
-                out.write(f'{head}"position": "{position}", {tail}"value": {value}, '
-                          f'"result": "{word}", "best_move": {quoted(best)}, '
-                          f'"pv": [{", ".join([quoted(m) for m in pv])}], "nodes": {nodes}, '
-                          f'"leaves": {leaves}, "depth": {len(pv)}, '
-                          f'"seconds": {round(seconds, 6)!r}, '
-                          f'"microseconds": {int(seconds * 1e6)}}}\n')
+                done.append(f'{head}"position": "{position}", {tail}"value": {value}, '
+                            f'"result": "{word}", "best_move": {quoted(best)}, '
+                            f'"pv": [{", ".join([quoted(m) for m in pv])}], '
+                            f'"nodes": {nodes}, "leaves": {leaves}, "depth": {len(pv)}, '
+                            f'"seconds": {micros / 1e6!r}, "microseconds": {micros}}}\n')
             else:
-                out.write(f"{position} {value} {word} best {named(best)} pv "
-                          f"{' '.join([named(m) for m in pv])} nodes {nodes} "
-                          f"us {int(seconds * 1e6)}\n")
+                done.append(f"{position} {value} {word} best {named(best)} pv "
+                            f"{' '.join([named(m) for m in pv])} nodes {nodes} "
+                            f"us {micros}\n")
+        out.write("".join(done))
     return status
 
 
