@@ -773,7 +773,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                    help="games with kernels (default: all of them)")
     p.add_argument("--no-ahead", action="store_true",
                    help="numba's cache only, not the search built ahead of time")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
