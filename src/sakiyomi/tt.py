@@ -18,6 +18,8 @@ directly; everything else uses ``probe`` and ``store``.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from enum import IntEnum
 from typing import Generic, NamedTuple, TypeVar
 
@@ -106,6 +108,21 @@ class TranspositionTable(Generic[M]):
         if self.stale:
             self.slots.clear()
             self.stale = False
+
+    @contextlib.contextmanager
+    def region(self, bits: int) -> Iterator[None]:
+        """Keep to the first ``2**bits`` slots while the block runs (all of them when
+        ``bits`` >= 62 or the table is no larger): a solve's ``SolveTable`` limit, as the
+        compiled ``t_run`` keeps to it with its ``C_MASK``.  Entries stored meanwhile stay;
+        found again or not under the whole mask, their full keys keep every probe right.
+        """
+        full = self.mask
+        if bits < 62:
+            self.mask = min(full, (1 << bits) - 1)
+        try:
+            yield
+        finally:
+            self.mask = full
 
     def probe(self, key: int) -> TTEntry[M] | None:
         """The entry stored for ``key``, or None."""

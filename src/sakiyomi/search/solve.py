@@ -7,6 +7,7 @@ single question with the window (-1, 1): win, draw or loss (the seeds' 必勝読
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
@@ -100,17 +101,12 @@ def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> 
         return value
     config = searcher.config
     table = getattr(searcher, "tt", None)  # the Python Searcher's (TranspositionTable)
-    full = table.mask if table is not None else 0
-    if table is not None and capable(searcher.game, SolveTable):  # as t_run does compiled
-        bits = cast(SolveTable, searcher.game).solve_table_bits()
-        if bits < 62:
-            table.mask = min(full, (1 << bits) - 1)
-    try:
+    region = (table.region(cast(SolveTable, searcher.game).solve_table_bits())
+              if table is not None and capable(searcher.game, SolveTable)
+              else contextlib.nullcontext())
+    with region:
         return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
                        config.bisection == "pons", with_pv, config.guess_depth)[0]
-    finally:
-        if table is not None:
-            table.mask = full
 
 
 def solve(
