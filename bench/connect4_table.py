@@ -30,6 +30,7 @@ import numpy as np
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import solver_config
 from sakiyomi.games import load
+from sakiyomi.games.connect4 import Connect4
 
 
 def random_lines(empties: int, count: int, seed: int) -> list[str]:
@@ -74,7 +75,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=30)
     parser.add_argument("--close", action="store_true", help="only drawn positions")
     args = parser.parse_args()
-    game = load("connect4", "")
+    game = Connect4()
     module_name, params = game.kernel_spec()
     module = build(module_name, params)
     config = solver_config(game)

@@ -24,7 +24,7 @@ from sakiyomi.compiled import aot
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine, solver_config
 from sakiyomi.games import load
-from sakiyomi.games.connect4 import Connect4
+from sakiyomi.games.connect4 import Connect4, from_position
 from sakiyomi.search.limits import StopSignal
 from sakiyomi.search.solve import solve
 
@@ -196,6 +196,45 @@ def test_the_block_solver_answers_as_single_solves(extension: Any) -> None:
             if not weak:
                 assert tuple(pv[:row[5]]) == single.pv, line
     assert block_solver(Connect4(), False, engine="python") is None
+
+
+def test_a_full_clear_zeroes_only_what_solves_wrote(extension: Any) -> None:
+    """At the epoch limit the table is zeroed as far as the solves since the last clear wrote
+    (``C_DIRTY``, their largest table region), in ``reset`` and in the block entry alike: a
+    batch of small endgames never faults in the rest of the table.  A word planted beyond
+    that part stands for the untouched rest: it survives the clear, and the answers after
+    the clear are those before it.
+    """
+    import numpy as np
+
+    line = "2252576253462244111563365343671351441"  # 5 empty cells: a 2**12-slot region
+    used = (1 << from_position("connect4", line).solve_table_bits()) - 1
+    config = solver_config(Connect4())
+    workspace = CompiledSearch(extension, config)
+    slot = int(extension.SLOT)
+    far = workspace.tt.size - 1
+
+    def single() -> tuple[int, int]:
+        result = solve(load("connect4", line), searcher=CompiledEngine(
+            load("connect4", line), config, workspace=workspace))
+        return result.value, result.stats.nodes
+
+    before = single()
+    assert workspace.mem[extension.C_DIRTY] == used
+    assert workspace.tt[:slot * (used + 1)].any() and not workspace.tt[slot * (used + 1):].any()
+    workspace.tt[far] = 12345
+    workspace.mem[extension.C_EPOCH] = extension.EPOCH_LIMIT
+    workspace.reset()
+    assert workspace.mem[extension.C_EPOCH] == 1 and workspace.mem[extension.C_DIRTY] == 0
+    assert not workspace.tt[:slot * (used + 1)].any() and workspace.tt[far] == 12345
+    assert single() == before
+    text = f"{line}\n{line}".encode()
+    starts, ends = np.array([0, len(line) + 1]), np.array([len(line), 2 * len(line) + 1])
+    workspace.mem[extension.C_EPOCH] = extension.EPOCH_LIMIT - 1  # the second line wraps
+    rows, _ = workspace.block(text, starts, ends, False, True, config.guess_depth)
+    assert rows[:, 1].tolist() == [before[0]] * 2 and rows[:, 2].tolist() == [before[1]] * 2
+    assert workspace.mem[extension.C_EPOCH] == 1 and workspace.mem[extension.C_DIRTY] == used
+    assert workspace.tt[far] == 12345
 
 
 def _cli(lines: list[str], aot_on: bool, *flags: str) -> tuple[int, list[str], str]:

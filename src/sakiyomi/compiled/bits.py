@@ -23,10 +23,15 @@ JIT_ENABLED: bool = _JIT
 
 
 def njit(func: Callable[..., Any]) -> Any:
-    """``numba.njit(cache=True)`` when numba is usable, else the function unchanged."""
+    """``numba.njit(cache=True)`` without numba's reference-counting runtime when numba is
+    usable, else the function unchanged.  Kernels never allocate (scratch memory is passed
+    in), and with the runtime every call that takes an array counts references with atomic
+    increments: on the search's small calls that was most of the compiled time
+    (``template.HEADER_NUMBA``).
+    """
     if _numba_njit is None:  # pragma: no cover
         return func
-    return _numba_njit(cache=True)(func)
+    return _numba_njit(cache=True, _nrt=False)(func)
 
 
 def _py_popcount(x: Any) -> int:

@@ -146,13 +146,20 @@ def k_evaluate(state: State) -> int:
 
 HAS_LEAF_SOLVER = False
 
+SCRATCH = 0
+"""Words at the end of the search's ``mem`` the kernels may use as scratch space (Othello's
+leaf solver keeps its move lists there): compiled code never allocates (the search is
+compiled without numba's reference-counting runtime, see ``template.HEADER_NUMBA``), so
+memory a kernel needs comes with the workspace.  Default: none."""
+
 
 @kernel
 def k_leaf_solve(state: State, depth: int, alpha: int, beta: int,
                  mem: Mem) -> tuple[bool, int]:
     """An exact fail-soft solver for small subtrees the search would read to the end anyway
     (Othello's last empties): (solved, value), adding the nodes and leaves below this node to
-    ``mem[0]`` and ``mem[1]``.  Default: never solves.
+    ``mem[0]`` and ``mem[1]``; the last ``SCRATCH`` words of ``mem`` are its own.  Default:
+    never solves.
     """
     return False, 0
 

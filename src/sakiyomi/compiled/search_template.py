@@ -36,6 +36,7 @@ from sakiyomi.compiled.kernel_api import (
     MOVE_LIMIT,
     PLY_LIMIT,
     PREFETCH_CHILDREN,
+    SCRATCH,
     TWO_BOUNDS,
     Mem,
     State,
@@ -109,6 +110,7 @@ C_LINE_LO = 19
 C_LINE_HI = 20
 C_LINE_MOVE = 21
 C_FULL_MASK = 22  # the table's own mask; C_MASK, the part a solve uses (k_table_bits), <= it
+C_DIRTY = 23  # the largest C_MASK used since the table was last zeroed: what a full clear clears
 POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
 # mem[24:34]: the SearchConfig switches and the kernel-hook switches
 F_TT = 24
@@ -121,7 +123,8 @@ F_SHORTCUTS = 30
 F_PONS = 31
 F_LEAF = 32
 F_CUTOFF = 33
-# the rest of mem: killers, history, PV table, move lists and their ordering scores per ply
+# the rest of mem: killers, history, PV table, move lists and their ordering scores per ply,
+# then the kernels' SCRATCH words
 PLIES = PLY_LIMIT + 2
 KILL = F_CUTOFF + 1
 HIST = KILL + 2 * PLIES
@@ -129,7 +132,7 @@ PVLEN = HIST + MOVE_LIMIT
 PV = PVLEN + PLIES
 MOVES = PV + PLIES * PLIES
 SCORES = MOVES + PLIES * MAX_MOVES
-MEM_SIZE = SCORES + PLIES * MAX_MOVES
+MEM_SIZE = SCORES + PLIES * MAX_MOVES + SCRATCH  # the kernels' scratch words last
 # A table entry: tt[2 * slot] is the full key XOR the data word, tt[2 * slot + 1] (the data)
 # packs value (22 bits, offset:
 # |value| <= WIN + MAX_PLY < 2**21), depth (10), bound (2), move + 1 (8: moves < 255), the
@@ -535,9 +538,11 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
     full = mem[C_FULL_MASK]
     if op == 0:
         mem[C_MASK] = full
+        mem[C_DIRTY] = full
         return t_root(state, a, b, c, op, mem, tt)
     bits = k_table_bits(state)
     mem[C_MASK] = full if bits >= 62 else min(full, (1 << bits) - 1)
+    mem[C_DIRTY] = max(mem[C_DIRTY], mem[C_MASK])
     mem[C_LINE_LO] = a
     mem[C_LINE_HI] = b
     mem[C_LINE_MOVE] = -1
@@ -557,7 +562,8 @@ def t_block(text: Any, starts: Mem, ends: Mem, c: int, d: int, blank: Mem, out: 
     """A batch of solves in one call: line i is ``text[starts[i]:ends[i]]`` (ASCII bytes),
     read by the kernels (``k_parse``) and solved as ``t_run``'s operation 1 would after a
     workspace reset (``CompiledSearch.reset``: next table epoch, blank counters, switches,
-    killers and history from ``blank``), weak if ``c & 1``, with the PV if ``c & 2``, first
+    killers and history from ``blank``; at the epoch limit, the table zeroed as far as
+    ``C_DIRTY`` says it was written), weak if ``c & 1``, with the PV if ``c & 2``, first
     guess at depth ``d``, over the interval the Python driver gives (``k_score_bounds``, or
     [-1, 1] when weak): so each line's answer and node count are those of a solve on its own.
     Row i of ``out`` (``BLOCK_FIELDS``): ``k_parse``'s status (nonzero: not solved here, the
@@ -575,11 +581,16 @@ def t_block(text: Any, starts: Mem, ends: Mem, c: int, d: int, blank: Mem, out: 
             continue
         zero = out[i, 0]  # a value read from memory: no literal reaches the recursive search
         epoch = mem[C_EPOCH] + 1
-        if epoch > EPOCH_LIMIT:
-            tt[:] = 0
+        dirty = mem[C_DIRTY]
+        if epoch > EPOCH_LIMIT:  # zero what the solves since the last clear may have written
+            for k in range(SLOT * (dirty + 1)):
+                tt[k] = 0
             epoch = 1
-        mem[:head] = blank
+            dirty = zero
+        for k in range(head):
+            mem[k] = blank[k]
         mem[C_EPOCH] = epoch
+        mem[C_DIRTY] = dirty
         if (c & 1) != 0:
             lo = zero - 1
             hi = zero + 1

@@ -47,12 +47,20 @@ HOOKS_MODULE = "sakiyomi.compiled.kernel_api"
 SEARCH_MODULE = "sakiyomi.compiled.search_template"
 PROBES_MODULE = "sakiyomi.probes"
 
+# The generated module's decorator compiles without numba's runtime (``_nrt=False``): with it,
+# every call that passes an array (the search's ``mem`` and table, at every node, to the
+# recursive search and its helpers) counts references with atomic increments and decrements,
+# which perf showed as most of a small solve's compiled time (NRT_incref / NRT_decref above
+# t_search itself); without it the Connect Four block solves End-Easy lines in 3.3 us instead
+# of 5.9 and Middle-Medium ones in 2.4 ms instead of 4.0.  The price: compiled code may not
+# allocate (no np.empty, no slice assignment that might copy); scratch memory comes with the
+# workspace (``kernel_api.SCRATCH``).
 HEADER_NUMBA = """\
 from __future__ import annotations
 from typing import Any
 import numpy as np
 from numba import njit
-kernel = njit(cache=True, nogil=True)
+kernel = njit(cache=True, nogil=True, _nrt=False)
 U = np.uint64
 from sakiyomi.compiled.prefetch import prefetch
 from sakiyomi.compiled.clock import clock_ns
@@ -407,12 +415,15 @@ class CompiledSearch:
         self._head = self.mem[:module.PV]
         self._blank = self._head.copy()
         self._epoch_at = int(module.C_EPOCH)
+        self._dirty_at = int(module.C_DIRTY)
+        self._slot = int(module.SLOT)
         self._epoch_limit = int(module.EPOCH_LIMIT)
 
     def touch(self) -> None:
         """Write the whole table once, so that page faults do not land inside timings."""
         self.tt.fill(0)
         self.mem[self.module.C_EPOCH] = 1
+        self.mem[self.module.C_DIRTY] = 0
 
     def _set_flags(self) -> None:
         for i, flag in enumerate(self._flags):
@@ -421,16 +432,22 @@ class CompiledSearch:
     def reset(self) -> None:
         """Forget everything, like a fresh Searcher: empty table, no killers or history, zero
         counters, no stop request.  The table empties by moving to the next epoch (a full
-        clear every ``EPOCH_LIMIT`` resets); counters, switches, killers and history are one
-        copy of their blank values (the PV rows are written before they are read).  A batch
-        resets before every position, so this is kept to about a microsecond.
+        clear every ``EPOCH_LIMIT`` resets, of the slots used since the last: a batch of small
+        endgames keeps to a small part of the table, ``C_DIRTY``); counters, switches, killers
+        and history are one copy of their blank values (the PV rows are written before they
+        are read).  A batch resets before every position, so this is kept to about a
+        microsecond.
         """
-        epoch = self.mem.item(self._epoch_at) + (not self.shared)  # a shared table stays
-        if epoch > self._epoch_limit:
-            self.tt.fill(0)
+        mem = self.mem
+        epoch = mem.item(self._epoch_at) + (not self.shared)  # a shared table stays
+        dirty = mem.item(self._dirty_at)
+        if epoch > self._epoch_limit:  # zero the part solves wrote (C_DIRTY), not all of it
+            self.tt[:self._slot * (dirty + 1)].fill(0)
             epoch = 1
+            dirty = 0
         self._head[:] = self._blank
-        self.mem[self._epoch_at] = epoch
+        mem[self._epoch_at] = epoch
+        mem[self._dirty_at] = dirty
 
     def counters(self) -> list[int]:
         """The counters so far, in ``STAT_NAMES`` order (a consistent-enough live read)."""

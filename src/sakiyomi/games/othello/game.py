@@ -174,7 +174,8 @@ class Othello:
     def solve_subtree(self, depth: int, alpha: int, beta: int) -> tuple[bool, int, int, int]:
         """SubtreeHooks: the kernels' last-empties solver (``kernels.k_leaf_solve``)."""
         p, o = self._po()
-        ctx = np.zeros(2, dtype=np.int64)  # nodes and leaves below, as the template's mem[0:2]
+        # nodes and leaves below, as the template's mem[0:2]; the solver's scratch words last
+        ctx = np.zeros(2 + _kernels.SCRATCH, dtype=np.int64)
         solved, value = _kernels.k_leaf_solve(_kernels.make_state(int(p), int(o)), depth,
                                               alpha, beta, ctx)
         if not solved:

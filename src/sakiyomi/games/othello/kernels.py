@@ -84,6 +84,7 @@ HAS_LEAF_SOLVER = True
 HAS_CUTOFF = True
 HAS_ETC = ETC > 0
 TWO_BOUNDS = BOUNDS2 != 0
+SCRATCH = 2 * (2 * LEAF + 2) * _MOVE_SLOTS  # the leaf solver's move lists (k_leaf_solve)
 PASS = 64
 _W = _onp.uint64
 _ONE = _W(1)
@@ -192,7 +193,9 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     if n > LEAF or depth < n:
         return False, 0
     ctx[0] -= 1  # the solver counts this node again
-    buf = _onp.empty((2, (2 * n + 2) * _MOVE_SLOTS), dtype=_onp.int64)  # written before read
+    # Its move lists: the workspace's scratch words (written before read), never an
+    # allocation (compiled code runs without numba's runtime).
+    buf = ctx[ctx.size - SCRATCH:].reshape((2, SCRATCH // 2))
     # Constants reach the recursive solver as computed ints, never as literals: a literal-typed
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
