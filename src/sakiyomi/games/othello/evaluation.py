@@ -57,22 +57,32 @@ def neighbours(x: Any) -> Any:
 
 
 @njit
-def features(p: Any, o: Any, out: Any) -> None:
-    """Write the seven feature values (ours minus theirs) into ``out``."""
+def feature_values(p: Any, o: Any) -> Any:
+    """The seven feature values (ours minus theirs), as a tuple: compiled code never
+    allocates (``bits.njit``), so the evaluation sums them without an array.
+    """
     empty = ~(p | o)
-    out[0] = np.int64(popcount(legal_moves(p, o))) - np.int64(popcount(legal_moves(o, p)))
-    out[1] = np.int64(popcount(neighbours(o) & empty)) - np.int64(
+    mobility = np.int64(popcount(legal_moves(p, o))) - np.int64(popcount(legal_moves(o, p)))
+    potential = np.int64(popcount(neighbours(o) & empty)) - np.int64(
         popcount(neighbours(p) & empty))
-    out[2] = np.int64(popcount(p & CORNERS)) - np.int64(popcount(o & CORNERS))
+    corners = np.int64(popcount(p & CORNERS)) - np.int64(popcount(o & CORNERS))
     x = np.int64(0)
     for i in range(4):
         if (empty >> U64(X_CORNERS[i])) & U64(1):
             x += np.int64((p >> U64(X_SQUARES[i])) & U64(1))
             x -= np.int64((o >> U64(X_SQUARES[i])) & U64(1))
-    out[3] = x
-    out[4] = np.int64(popcount(stable_discs(p, o))) - np.int64(popcount(stable_discs(o, p)))
-    out[5] = np.int64(1) if popcount(empty) % 2 == 1 else np.int64(-1)
-    out[6] = np.int64(popcount(p)) - np.int64(popcount(o))
+    stability = np.int64(popcount(stable_discs(p, o))) - np.int64(popcount(stable_discs(o, p)))
+    parity = np.int64(1) if popcount(empty) % 2 == 1 else np.int64(-1)
+    discs = np.int64(popcount(p)) - np.int64(popcount(o))
+    return mobility, potential, corners, x, stability, parity, discs
+
+
+@njit
+def features(p: Any, o: Any, out: Any) -> None:
+    """Write the seven feature values (ours minus theirs) into ``out`` (``feature_values``)."""
+    values = feature_values(p, o)
+    for i in range(N_FEATURES):
+        out[i] = values[i]
 
 
 @njit
@@ -80,8 +90,7 @@ def evaluate_with(p: Any, o: Any, weights: Any) -> Any:
     """The weighted feature sum in discs, clamped to ±63 (only a finished game scores ±64)."""
     if legal_moves(p, o) == U64(0) and legal_moves(o, p) == U64(0):
         return final_score(p, o)
-    f = np.zeros(N_FEATURES, dtype=np.int64)
-    features(p, o, f)
+    f = feature_values(p, o)
     s = np.int64(0)
     for i in range(N_FEATURES):
         s += f[i] * weights[i]
