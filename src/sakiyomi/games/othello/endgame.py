@@ -328,11 +328,14 @@ def solve_three(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, use_parity:
 
 
 MOVE_SLOTS = 34  # room for the moves of one node in the ordering buffer
+BUFFER_ROWS = 3  # per move: its square, its ordering score, the discs it flips
 
 
 def new_buffer(levels: int = 64) -> Any:
-    """Scratch space for ``solve_ordered``: squares and scores of the moves, per level."""
-    return np.zeros((2, levels * MOVE_SLOTS), dtype=np.int64)
+    """Scratch space for ``solve_ordered``: squares, scores and flipped discs of the moves,
+    per level.
+    """
+    return np.zeros((BUFFER_ROWS, levels * MOVE_SLOTS), dtype=np.int64)
 
 
 @njit
@@ -341,7 +344,7 @@ def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any) -> Any
     if move == PASS:
         return np.int64(0)
     odd = odd_quadrants(~(p | o)) if use_parity else ZERO
-    return move_score(p, o, move, odd, use_parity, potential)
+    return move_score(p, o, move, flips(p, o, move), odd, use_parity, potential)
 
 
 @njit
@@ -353,13 +356,13 @@ def neighbours(x: Any) -> Any:
 
 
 @njit
-def move_score(p: Any, o: Any, sq: Any, odd: Any, use_parity: Any, potential: Any) -> Any:
+def move_score(p: Any, o: Any, sq: Any, f: Any, odd: Any, use_parity: Any,
+               potential: Any) -> Any:
     """Fastest-first: fewer opponent replies (corner replies twice), with weight ``potential``
     fewer empty squares next to the mover's discs (the opponent's potential mobility), corners,
-    odd regions.
+    odd regions.  ``f``: the discs the move flips (``flips``), which the caller keeps.
     """
     bit = ONE << U64(sq)
-    f = flips(p, o, sq)
     mine = p | f | bit
     replies = legal_moves(o ^ f, mine)
     score = -4 * (np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS)))
@@ -400,14 +403,17 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
     base = level * MOVE_SLOTS
     sqs = buf[0]
     scores = buf[1]
+    flipped = buf[2].view(U64)  # each move's flips, computed once for its score and its play
     odd = odd_quadrants(empties) if use_parity else ZERO
     count = 0
     while moves:
         sq = lowest_bit(moves)
         moves &= moves - ONE
+        f = flips(p, o, sq)
         sqs[base + count] = sq
-        scores[base + count] = (move_score(p, o, sq, odd, use_parity, potential) if fastest
-                                else 0)
+        flipped[base + count] = f
+        scores[base + count] = (move_score(p, o, sq, f, odd, use_parity, potential)
+                                if fastest else 0)
         count += 1
     best = np.int64(-INF)
     a = alpha
@@ -417,9 +423,10 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
             if scores[j] > scores[k]:
                 k = j
         sq = sqs[k]
+        f = flipped[k]
         sqs[k] = sqs[base + i]
         scores[k] = scores[base + i]
-        f = flips(p, o, sq)
+        flipped[k] = flipped[base + i]
         v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
                            use_stability, fastest, buf, level + 1, stats, potential)
         if v > best:

@@ -62,6 +62,7 @@ import numpy as _onp  # noqa: E402  (the kernels need uint64 words even in the p
 
 from sakiyomi.compiled.bits import lowest_bit as _lowest_bit  # noqa: E402
 from sakiyomi.compiled.bits import popcount as _popcount  # noqa: E402
+from sakiyomi.games.othello.endgame import BUFFER_ROWS as _BUFFER_ROWS  # noqa: E402
 from sakiyomi.games.othello.endgame import MOVE_SLOTS as _MOVE_SLOTS  # noqa: E402
 from sakiyomi.games.othello.endgame import (  # noqa: E402
     STABILITY_MIN_ALPHA as _STAB_MIN_ALPHA,
@@ -84,7 +85,7 @@ HAS_LEAF_SOLVER = True
 HAS_CUTOFF = True
 HAS_ETC = ETC > 0
 TWO_BOUNDS = BOUNDS2 != 0
-SCRATCH = 2 * (2 * LEAF + 2) * _MOVE_SLOTS  # the leaf solver's move lists (k_leaf_solve)
+SCRATCH = _BUFFER_ROWS * (2 * LEAF + 2) * _MOVE_SLOTS  # the leaf solver's move lists
 PASS = 64
 _W = _onp.uint64
 _ONE = _W(1)
@@ -195,7 +196,7 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     ctx[0] -= 1  # the solver counts this node again
     # Its move lists: the workspace's scratch words (written before read), never an
     # allocation (compiled code runs without numba's runtime).
-    buf = ctx[ctx.size - SCRATCH:].reshape((2, SCRATCH // 2))
+    buf = ctx[ctx.size - SCRATCH:].reshape((_BUFFER_ROWS, SCRATCH // _BUFFER_ROWS))
     # Constants reach the recursive solver as computed ints, never as literals: a literal-typed
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
