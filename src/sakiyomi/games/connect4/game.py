@@ -71,6 +71,7 @@ def _board_facts(width: int, height: int) -> dict[str, Any]:
         "_cells": cells, "_bottom": int(k.BOTTOM), "_board": int(k.BOARD),
         "_columns": tuple((int(k.COLUMN[c]), c) for c in k.ORDER),
         "_tops": tuple((int(k.TOP_CELL[c]), c) for c in k.ORDER),
+        "_top_row": sum(int(cell) for cell in k.TOP_CELL),
         "_bottom_cells": tuple(int(cell) for cell in k.BOTTOM_CELL),
         "_endings": [Outcome(Player((n + 1) % 2), "four in a row", (cells + 2 - n) // 2)
                      for n in range(cells + 1)],
@@ -94,6 +95,7 @@ class Connect4:
     _board: int
     _columns: tuple[tuple[int, int], ...]
     _tops: tuple[tuple[int, int], ...]
+    _top_row: int
     _bottom_cells: tuple[int, ...]
     _endings: list[Outcome]
 
@@ -107,10 +109,14 @@ class Connect4:
         self._pop = self._past.pop
         # The last state outcome() found finished, and its value for the side to move.
         self._finished: tuple[tuple[int, int, int] | None, int] = (None, 0)
+        # The last state outcome() found unfinished: legal_moves need not test it again.
+        self._open: tuple[int, int, int] | None = None
+        # legal_moves by the top cells of the full columns (the list depends on nothing else).
+        self._legal: dict[int, tuple[int, ...]] = {}
         # Memos of pure functions of a state (``_threats``, ``move_hints``), bounded.
         self._facts: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self._hints: dict[tuple[int, int, int], list[int]] = {}
-        self._ahead: dict[tuple[int, int, int], int] = {}  # children's opposing threats
+        self._winning: dict[int, int] = {}  # a side's stones -> its winning cells
 
     # ---- Game protocol -----------------------------------------------------------------
 
@@ -119,11 +125,21 @@ class Connect4:
         return Player(self._state[2] % 2)
 
     def legal_moves(self) -> Sequence[int]:
-        """``k_legal_moves``: the columns not full, centre first; none once the game is over."""
-        cur, mask, n = self._state
-        if n >= self._cells or self._k_aligned(cur ^ mask):
-            return []
-        return [col for top, col in self._tops if not mask & top]
+        """``k_legal_moves``: the columns not full, centre first; none once the game is over.
+
+        The search asks outcome() first: a state it has just found unfinished is not tested
+        again (``_open``).  The answer depends only on which columns are full, so it is made
+        once per set of full columns (a tuple, shared: callers only read it).
+        """
+        state = self._state
+        cur, mask, n = state
+        if state is not self._open and (n >= self._cells or self._k_aligned(cur ^ mask)):
+            return ()
+        full = mask & self._top_row
+        moves = self._legal.get(full)
+        if moves is None:
+            moves = self._legal[full] = tuple(col for top, col in self._tops if not mask & top)
+        return moves
 
     def play(self, move: int) -> None:
         """``k_play``: the stone lands on the column's lowest empty cell (``mask`` plus the
@@ -146,6 +162,7 @@ class Connect4:
         cur, mask, n = state
         four = self._k_aligned(cur ^ mask)
         if not four and n < self._cells:
+            self._open = state
             return None
         ending = self._endings[n] if four else _BOARD_FULL
         self._finished = state, -ending.margin
@@ -232,14 +249,9 @@ class Connect4:
         return [col for column, col in self._columns if cells & column]
 
     def move_hints(self, moves: Sequence[int]) -> Sequence[int]:
-        """``k_hint`` of each move: the mover's winning cells once the stone is in, each
-        computed once per state and column.
-
-        The hint is the child's opposing threats (``_threats`` of the position after the
-        move: the mover's winning cells with the new stone, the cell itself now taken) plus
-        that cell if it was one of the mover's winning cells already (a cell's own stone
-        never completes a line through it).  So the child's opposing threats are kept for
-        ``_threats`` (``_ahead``): a child the search then visits needs only its own.
+        """``k_hint`` of each move: the mover's winning cells once the stone is in (the cell
+        itself counts if it was one already: a cell's own stone never completes a line
+        through it), each worked out once per state and column, from ``_winning``.
         """
         state = self._state
         known = self._hints.get(state)
@@ -250,39 +262,56 @@ class Connect4:
                 self._hints[state] = known
         hints = [known[m] for m in moves]
         if -1 in hints:
-            cur, mask, n = state
-            own = self._threats()[1]
-            winning_cells = self._k_winning_cells
+            cur, mask, _ = state
+            free = ~mask
             bottom = self._bottom_cells
-            ahead = self._ahead
-            if len(ahead) > _MEMO_LIMIT:
-                ahead.clear()
-            for i, m in enumerate(moves):
-                if hints[i] < 0:
-                    cell = (mask + bottom[m]) & ~mask
-                    theirs = winning_cells(cur | cell, mask | cell)
-                    ahead[(cur ^ mask, mask | cell, n + 1)] = theirs  # the child's state
-                    hints[i] = known[m] = theirs.bit_count() + (1 if own & cell else 0)
+            winning = self._winning
+            for i, m in enumerate(hints):
+                if m < 0:
+                    move = moves[i]
+                    stones = cur | ((mask + bottom[move]) & free)
+                    cells = winning.get(stones)
+                    if cells is None:
+                        cells = self._winning_cells(stones)
+                    hints[i] = known[move] = (cells & free).bit_count()
         return hints
+
+    def _winning_cells(self, stones: int) -> int:
+        """``k_winning_cells(stones, 0)``: the cells of the board that would complete four for
+        ``stones``, taken or not (a state's are those not in its mask), kept in ``_winning``.
+
+        Within a search the same stones come back far more often than the same state: a
+        side's stones are met again under every order of the other side's moves, in the
+        children's hints and in the states searched (three lookups in four, Connect Four at
+        depth 7), and a lookup costs a tenth of the kernel.
+        """
+        cells = self._k_winning_cells(stones, 0)
+        if len(self._winning) >= _MEMO_LIMIT:
+            self._winning.clear()
+        self._winning[stones] = cells
+        return cells
 
     def _threats(self) -> tuple[int, int, int]:
         """(playable cells, the mover's winning cells, the opponent's) of the current state.
 
         The Python Searcher asks value_bounds, search_moves and evaluate of a node in turn,
         and iterative deepening visits most nodes again at each depth: each state's threats
-        are computed once and kept in a bounded memo (cleared when it holds ``_MEMO_LIMIT``
-        states), where the kernels computed them again for every question.  The opponent's
-        may have been worked out already, by the parent's ``move_hints``.
+        are made once and kept in a bounded memo (cleared when it holds ``_MEMO_LIMIT``
+        states), from each side's winning cells (``_winning``).
         """
         state = self._state
         facts = self._facts.get(state)
         if facts is None:
             cur, mask, _ = state
-            winning_cells = self._k_winning_cells
-            theirs = self._ahead.pop(state, None)
+            winning = self._winning
+            own = winning.get(cur)
+            if own is None:
+                own = self._winning_cells(cur)
+            theirs = winning.get(cur ^ mask)
             if theirs is None:
-                theirs = winning_cells(cur ^ mask, mask)
-            facts = ((mask + self._bottom) & self._board, winning_cells(cur, mask), theirs)
+                theirs = self._winning_cells(cur ^ mask)
+            free = ~mask
+            facts = ((mask + self._bottom) & self._board, own & free, theirs & free)
             if len(self._facts) >= _MEMO_LIMIT:
                 self._facts.clear()
             self._facts[state] = facts
