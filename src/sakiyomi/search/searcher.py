@@ -301,6 +301,9 @@ class Searcher(Generic[M]):
         # order of the others cannot change meanwhile: no history (credited below), no
         # presort, no tracer (which is shown the moves a cut-off skips).
         defer = ordering and not config.history and not presort_depth and not tracing
+        # With the game's hints alone to order by (no killers either), the order is
+        # ``by_hints``'s: the same list, without ``order``'s bonuses and look-ups.
+        hinted = orderer.by_hints if defer and orderer.hints_only else None
         counter_moves = config.counter_moves
         malus = config.history_malus and config.history
         is_tactical = tactical.is_tactical if tactical is not None else None
@@ -308,6 +311,11 @@ class Searcher(Generic[M]):
         top = MAX_PLY - 1
         path_push = path.push
         path_pop = path.pop
+        # Nothing between a finished-game test and the depth limit can answer for a node
+        # (no hooks, table, shortcuts, window clipping, quiescence or tracer): a node at the
+        # limit is scored at once (plain αβ, ``bench/peers.py``'s same-tree runs).
+        bare_leaves = (hooks is None and not need_key and not mate_distance and bounds_of is None
+                       and tt_store is None and noisy is None and not tracing)
 
         nodes = stats.nodes
         leaves = stats.leaves
@@ -371,6 +379,10 @@ class Searcher(Generic[M]):
                 if tracing:
                     tracer.leave(ply, value, exact)
                 return value
+            if bare_leaves and depth <= 0:  # step 3 at once: steps 1a-2 have nothing to do
+                leaves += 1
+                horizon = True
+                return evaluate()
             # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small
             # subtree, or a bound proved without search.
             if hooks is not None and ply > 0:
@@ -483,6 +495,8 @@ class Searcher(Generic[M]):
                     deferred = True
                     unordered = moves
                     moves = [tt_move] * len(moves)  # the rest are filled in after it
+                elif hinted is not None:  # no TT move among the moves
+                    moves = hinted(moves, None)
                 else:
                     moves = (order(moves, tt_move, ply, via) if counter_moves
                              else order(moves, tt_move, ply))
@@ -497,10 +511,11 @@ class Searcher(Generic[M]):
             a = alpha
             outer_horizon = horizon
             horizon = False
+            child_ply = ply + 1
+            new_depth = depth - 1  # and no reduction: selective search sets both per move
+            reduction = 0
             for i in range(len(moves)):
                 move = moves[i]
-                new_depth = depth - 1
-                reduction = 0
                 if selective:  # extensions and reductions; plays the move unless futile
                     plan = play_selective(move, i, depth, ply, in_check, futile, late)
                     if plan is None:
@@ -512,9 +527,9 @@ class Searcher(Generic[M]):
                     play(move)
                 try:
                     if i == 0 or not pvs:
-                        value = -node(new_depth, -beta, -a, ply + 1, move)
+                        value = -node(new_depth, -beta, -a, child_ply, move)
                     else:  # a null-window scout; one that fails high may need verifying
-                        value = -node(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                        value = -node(new_depth - reduction, -a - 1, -a, child_ply, move)
                         if value > a and (reduction or value < beta):
                             value = research(move, new_depth, reduction, value, a, beta, ply)
                 except BaseException as exc:  # take the move back, name it in the error
@@ -527,7 +542,7 @@ class Searcher(Generic[M]):
                         self.root_best_move = move
                     if value > a:
                         a = value
-                        pv[ply] = (move, *pv[ply + 1])
+                        pv[ply] = (move, *pv[child_ply])
                         if value >= beta:  # cut: counters, killers, history, pruned moves
                             cutoffs += 1
                             if i == 0:
@@ -544,7 +559,8 @@ class Searcher(Generic[M]):
                             break
                 if deferred:  # the TT move did not cut: order the others behind it
                     deferred = False
-                    moves = [move, *order([m for m in unordered if m != move], None, ply)]
+                    moves = (hinted(unordered, move) if hinted is not None else
+                             [move, *order([m for m in unordered if m != move], None, ply)])
             if path_check:
                 path_pop(key)
             # A subtree that never met the depth limit is solved: valid at any depth.
