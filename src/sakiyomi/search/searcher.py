@@ -316,6 +316,9 @@ class Searcher(Generic[M]):
         # limit is scored at once (plain αβ, ``bench/peers.py``'s same-tree runs).
         bare_leaves = (hooks is None and not need_key and not mate_distance and bounds_of is None
                        and tt_store is None and noisy is None and not tracing)
+        # In plain αβ (no PVS re-searches, no selective search) such a leaf is scored in its
+        # parent's loop, as ``node`` would score it, without the call (most nodes are leaves).
+        inline_leaves = bare_leaves and not pvs and not selective
 
         nodes = stats.nodes
         leaves = stats.leaves
@@ -514,6 +517,7 @@ class Searcher(Generic[M]):
             child_ply = ply + 1
             new_depth = depth - 1  # and no reduction: selective search sets both per move
             reduction = 0
+            frontier = inline_leaves and new_depth <= 0
             for i in range(len(moves)):
                 move = moves[i]
                 if selective:  # extensions and reductions; plays the move unless futile
@@ -526,7 +530,21 @@ class Searcher(Generic[M]):
                 else:
                     play(move)
                 try:
-                    if i == 0 or not pvs:
+                    if frontier:  # node()'s steps for a bare leaf, without the call
+                        nodes += 1
+                        if nodes >= next_poll:
+                            poll()
+                        if child_ply > seldepth:
+                            seldepth = child_ply
+                        pv[child_ply] = empty
+                        leaves += 1
+                        outcome = outcome_of()
+                        if outcome is not None:
+                            value = -score_terminal(outcome, child_ply)
+                        else:
+                            horizon = True
+                            value = -evaluate()
+                    elif i == 0 or not pvs:
                         value = -node(new_depth, -beta, -a, child_ply, move)
                     else:  # a null-window scout; one that fails high may need verifying
                         value = -node(new_depth - reduction, -a - 1, -a, child_ply, move)
@@ -542,7 +560,7 @@ class Searcher(Generic[M]):
                         self.root_best_move = move
                     if value > a:
                         a = value
-                        pv[ply] = (move, *pv[child_ply])
+                        pv[ply] = (move,) + pv[child_ply]  # cheaper than (move, *pv[...])
                         if value >= beta:  # cut: counters, killers, history, pruned moves
                             cutoffs += 1
                             if i == 0:

@@ -168,14 +168,18 @@ class Connect4:
         """``k_outcome``: four in a row for the side that just moved, or a full board.  The
         outcomes are made once per board (``_endings``), and a finished state is remembered
         with its value for ``terminal_value``, which the search asks next.  Whether a side's
-        stones hold four is kept by stones (``_four``): a search meets the same stones under
+        stones hold four is kept by stones (``_fours``): a search meets the same stones under
         many orders of the other side's moves (at depth 7, 3,000 sets in 120,000 nodes).
         """
         state = self._state
         cur, mask, n = state
-        four = self._fours.get(cur ^ mask)
+        stones = cur ^ mask
+        fours = self._fours
+        four = fours.get(stones)
         if four is None:
-            four = self._four(cur ^ mask)
+            four = fours[stones] = self._k_aligned(stones)
+            if len(fours) >= _MEMO_LIMIT:
+                fours.clear()
         if not four and n < self._cells:
             self._open = state
             return None
@@ -318,14 +322,6 @@ class Connect4:
             self._winning.clear()
         self._winning[stones] = cells
         return cells
-
-    def _four(self, stones: int) -> bool:
-        """``k_aligned(stones)``, kept in ``_fours`` (bounded)."""
-        four = self._k_aligned(stones)
-        if len(self._fours) >= _MEMO_LIMIT:
-            self._fours.clear()
-        self._fours[stones] = four
-        return four
 
     def _new_facts(self, state: tuple[int, int, int]) -> _Facts:
         """The ``_Facts`` of ``state``, made and kept (``k_parry`` written out, ``k_window``'s
