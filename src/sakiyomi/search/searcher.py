@@ -581,16 +581,22 @@ class Searcher(Generic[M]):
                              [move, *order([m for m in unordered if m != move], None, ply)])
             if path_check:
                 path_pop(key)
-            # A subtree that never met the depth limit is solved: valid at any depth.
-            stored_depth = depth if horizon else SOLVED
-            horizon = horizon or outer_horizon
 
             # 6. Store and return.
-            bound = lower if best >= beta else upper if best <= alpha else exact
             if tt_store is not None:
-                tt_store(key, stored_depth, to_tt(best, ply), bound, best_move)
+                # A subtree that never met the depth limit is solved: valid at any depth.
+                stored_depth = depth if horizon else SOLVED
+                bound = lower if best >= beta else upper if best <= alpha else exact
+                stored = best  # score.to_tt, inline
+                if stored >= WIN_BOUND:
+                    stored += ply
+                elif stored <= -WIN_BOUND:
+                    stored -= ply
+                tt_store(key, stored_depth, stored, bound, best_move)
+            horizon = horizon or outer_horizon
             if tracing:
-                tracer.leave(ply, best, bound)
+                tracer.leave(ply, best,
+                             lower if best >= beta else upper if best <= alpha else exact)
             return best
 
         # ---- helpers of the node search, called only where their case arises --------------
