@@ -106,18 +106,17 @@ class MoveOrderer(Generic[M]):
         among equals (a stable sort); the game is not asked the hint of ``first``, whose place
         is known.  The same list as ``order``'s, without its bonuses and look-ups.
         """
+        head: list[M] = []
         if first is not None and first in moves:
-            rest = [m for m in moves if m != first]
-            if len(rest) < 2:
-                return [first, *rest]
-            hints = cast("Callable[[Sequence[M]], Sequence[int]]", self._hints)(rest)
-            order = sorted(range(len(rest)), key=hints.__getitem__, reverse=True)
-            return [first, *[rest[i] for i in order]]
+            head = [first]
+            moves = [m for m in moves if m != first]
         if len(moves) < 2:
-            return list(moves)
-        hints = cast("Callable[[Sequence[M]], Sequence[int]]", self._hints)(moves)
+            return head + list(moves)
+        hints = list(cast("Callable[[Sequence[M]], Sequence[int]]", self._hints)(moves))
+        if hints == sorted(hints, reverse=True):  # in order already (often: all equal)
+            return head + list(moves)
         order = sorted(range(len(moves)), key=hints.__getitem__, reverse=True)
-        return [moves[i] for i in order]
+        return head + [moves[i] for i in order]
 
     def record_cutoff(self, move: M, ply: int, depth: int, previous: M | None = None,
                       tried: Sequence[M] = ()) -> None:
