@@ -129,8 +129,6 @@ class Connect4:
          self._top_row, self._bottom_cells, self._endings) = _board_facts(width, height)
         self._state: tuple[int, int, int] = (0, 0, 0)
         self._past: list[tuple[int, int, int]] = []
-        self._push = self._past.append
-        self._pop = self._past.pop
         # The last state outcome() found finished, and its value for the side to move.
         self._finished: tuple[tuple[int, int, int] | None, int] = (None, 0)
         # The last state outcome() found unfinished: legal_moves need not test it again.
@@ -173,12 +171,12 @@ class Connect4:
         column's bottom cell carries up to it, Pons's trick); the other side is to move.
         """
         state = self._state
-        self._push(state)
+        self._past.append(state)  # (the interpreter's fast path for list.append)
         cur, mask, n = state
         self._state = (cur ^ mask, mask | (mask + self._bottom_cells[move]), n + 1)
 
     def undo(self) -> None:
-        self._state = self._pop()
+        self._state = self._past.pop()
 
     def outcome(self) -> Outcome | None:
         """``k_outcome``: four in a row for the side that just moved, or a full board.  The
@@ -489,8 +487,7 @@ def _replay(game: Connect4, moves: str) -> bool:
     if k.k_aligned(cur) or (n and k.k_aligned(mover ^ last)):
         return False
     game._state = (cur, mask, n)
-    game._past.extend(past)  # moves_played is read off these states (play and undo hold
-    # the list's bound methods: filled in place)
+    game._past = past  # moves_played is read off these states
     return True
 
 
