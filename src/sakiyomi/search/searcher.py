@@ -53,7 +53,7 @@ from sakiyomi.score import (
     win_in,
 )
 from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
-from sakiyomi.search.leaf import terminal_scorer
+from sakiyomi.search.leaf import own_terminal_value, terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
@@ -175,6 +175,7 @@ class Searcher(Generic[M]):
             self.tt = None
         # Capabilities are detected once here, never per node (DESIGN.md §1.7).
         self._score_terminal = terminal_scorer(cast(Game[object], game))
+        self._terminal_value = own_terminal_value(cast(Game[object], game))
         hints = (cast(MoveHints[M], game).move_hints
                  if config.hints and capable(game, MoveHints) else None)
         self.orderer: MoveOrderer[M] = MoveOrderer(
@@ -254,6 +255,7 @@ class Searcher(Generic[M]):
         order = orderer.order
         record_cutoff = orderer.record_cutoff
         score_terminal = self._score_terminal
+        terminal_value = self._terminal_value  # score_terminal's own call, when it has one
         outcome_of = game.outcome
         play = game.play
         undo = game.undo
@@ -378,7 +380,8 @@ class Searcher(Generic[M]):
             outcome = outcome_of()
             if outcome is not None:
                 leaves += 1
-                value = score_terminal(outcome, ply)
+                value = (terminal_value(ply) if terminal_value is not None
+                         else score_terminal(outcome, ply))
                 if tracing:
                     tracer.leave(ply, value, exact)
                 return value
@@ -540,7 +543,8 @@ class Searcher(Generic[M]):
                         leaves += 1
                         outcome = outcome_of()
                         if outcome is not None:
-                            value = -score_terminal(outcome, child_ply)
+                            value = -(terminal_value(child_ply) if terminal_value is not None
+                                      else score_terminal(outcome, child_ply))
                         else:
                             horizon = True
                             value = -evaluate()
