@@ -127,7 +127,7 @@ class PeerConnect4(Connect4):
         return 0
 
     def terminal_value(self, ply: int) -> int:
-        value = super().terminal_value(ply)
+        value = Connect4.terminal_value(self, ply)  # not super(): this runs at every end
         return (value > 0) - (value < 0) if self.FLAT else value
 
 

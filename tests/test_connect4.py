@@ -18,10 +18,19 @@ import pytest
 
 from sakiyomi.cli import main
 from sakiyomi.compiled.template import build
-from sakiyomi.engines import SOLVER_CONFIG, analyze_position, perft_position, solve_position
+from sakiyomi.engines import (
+    SOLVER_CONFIG,
+    analyze_position,
+    engine_for,
+    perft_position,
+    solve_position,
+)
 from sakiyomi.game import GameError, MoveError, Player, PositionError
 from sakiyomi.games.connect4 import Connect4, from_position
+from sakiyomi.games.connect4 import game as connect4_game
 from sakiyomi.games.connect4.game import _replay
+from sakiyomi.search.drivers import run
+from sakiyomi.search.limits import Limits
 from sakiyomi.search.perft import perft
 from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.solve import analyze, solve
@@ -164,12 +173,18 @@ def test_fused_bounds_and_moves_equal_the_two_kernels(width: int, height: int) -
     assert min(seen.values()) > 50
 
 
-@pytest.mark.parametrize(("width", "height"), [(7, 6), (4, 4), (9, 6)])
-def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) -> None:
-    """The Python game's value_bounds, search_moves, evaluate and move_hints (computed from
-    memos of each state's threats and hints) against the kernels the compiled engine runs, on
+@pytest.mark.parametrize(("width", "height", "memo_limit"),
+                         [(7, 6, 0), (4, 4, 0), (9, 6, 0), (7, 6, 3)])
+def test_game_methods_answer_what_the_kernels_answer(width: int, height: int, memo_limit: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python game's value_bounds, search_moves, evaluate, move_hints and legal_moves
+    (computed from memos of each state's answers, of each side's stones' winning cells and
+    fours, of each set of cells' columns) against the kernels the compiled engine runs, on
     the positions of random games, asked in varying order and again after an undo; and the
-    final position's terminal_value, just after outcome() and asked cold."""
+    final position's terminal_value, just after outcome() and asked cold.  ``memo_limit``
+    (0: the game's own) makes the memos clear themselves all the time."""
+    if memo_limit:
+        monkeypatch.setattr(connect4_game, "_MEMO_LIMIT", memo_limit)
     rng = random.Random(width * 7 + height)
     asked = 0
     for _ in range(60):
@@ -180,11 +195,13 @@ def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) ->
             buf = [-1] * width
             count = k.k_search_moves(state, buf, 0)
             moves = list(game.legal_moves())
+            legal = [-1] * width
             answers = {
                 "bounds": tuple(int(v) for v in k.k_bounds(state, 2)),
                 "moves": buf[:count],
                 "evaluate": k.k_evaluate(state),
                 "hints": [k.k_hint(state, m) for m in moves],
+                "legal": legal[:k.k_legal_moves(state, legal, 0)],
             }
             questions = list(answers)
             rng.shuffle(questions)
@@ -198,9 +215,25 @@ def test_game_methods_answer_what_the_kernels_answer(width: int, height: int) ->
                 assert game.evaluate() == k.k_evaluate(state)
                 game.play(rng.choice(moves))
         final = k.k_outcome(game.kernel_state(), 0)[1]
+        assert game.legal_moves() == ()  # asked after outcome() found the end
         assert game.terminal_value(0) == final  # just after outcome() found the end
         assert game.copy().terminal_value(0) == final  # asked cold
     assert asked > 300
+
+
+def test_python_search_does_not_depend_on_the_memos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A depth-limited Python search gives the same value, PV and counters whether the game's
+    memos keep their entries or clear themselves every few entries."""
+    def searched() -> tuple[object, ...]:
+        engine = engine_for(from_position("connect4", "4453"), SOLVER_CONFIG, engine="python")
+        result = run(engine, Limits(depth=6))
+        stats = result.stats
+        return (result.value, result.pv, stats.nodes, stats.leaves, stats.tt_hits,
+                stats.cutoffs)
+
+    kept = searched()
+    monkeypatch.setattr(connect4_game, "_MEMO_LIMIT", 5)
+    assert searched() == kept
 
 
 def ask(game: Connect4, question: str, moves: list[int]) -> object:
@@ -211,6 +244,8 @@ def ask(game: Connect4, question: str, moves: list[int]) -> object:
         return list(game.search_moves())
     if question == "evaluate":
         return game.evaluate()
+    if question == "legal":
+        return list(game.legal_moves())
     return list(game.move_hints(moves))
 
 

@@ -100,6 +100,18 @@ def test_every_driver_agrees_on_connect4(driver: str, config: int) -> None:
         both(game, C4_CONFIGS[config], DRIVERS[driver])
 
 
+@pytest.mark.parametrize("driver", ["iterative-deepening", "mtdf", "aspiration",
+                                    "analyze-depth", "multipv"])
+def test_depth_drivers_agree_on_connect4_without_table_or_shortcuts(driver: str) -> None:
+    """The Python Searcher's bare αβ (leaves scored without the node call, in the parent's
+    loop) against the compiled search: same answers, counters and PV (depth-limited drivers
+    only: an exact solve without a table takes minutes in Python).
+    """
+    bare = SearchConfig(tt=False, pvs=False, ordering=False, shortcuts=False)
+    for position in ("4453", "3344553", "1234567"):
+        both(load("connect4", position), bare, DRIVERS[driver])
+
+
 @pytest.mark.parametrize("driver", list(DRIVERS))
 @pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)),
                          ids=["hooks", "small-solver-only", "no-tt-no-hooks"])

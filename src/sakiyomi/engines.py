@@ -292,7 +292,7 @@ def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> Compi
     solving shares one table between its workers; the template's entries are lockless).
     """
     kernel = cast(KernelGame, game)
-    shortcuts = capable(game, SearchShortcuts)
+    shortcuts = config.shortcuts and capable(game, SearchShortcuts)
     base = _lease(kernel, config, shortcuts)  # loads the compiled module once per process
     module_name, params = kernel.kernel_spec()
     _give_back((module_name, tuple(sorted(params.items())), config, shortcuts), base)
@@ -376,7 +376,8 @@ class CompiledEngine:
         if workspace is not None:  # a caller's own (tests, benchmarks: special builds)
             self._search = workspace
         else:
-            shortcuts = capable(game, SearchShortcuts)
+            # SearchConfig.shortcuts switches them off here too, as in the Searcher.
+            shortcuts = config.shortcuts and capable(game, SearchShortcuts)
             self._search = _lease(cast(KernelGame, game), config, shortcuts)
             module_name, params = cast(KernelGame, game).kernel_spec()
             key = (module_name, tuple(sorted(params.items())), config, shortcuts)

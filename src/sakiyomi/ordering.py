@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 M = TypeVar("M", bound=Hashable)
 
@@ -91,6 +91,32 @@ class MoveOrderer(Generic[M]):
                     scores[i] += bonus
         order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in order]
+
+    @property
+    def hints_only(self) -> bool:
+        """True when the order is the game's hints alone (no killers, history or counter
+        moves): then it depends on nothing the search learns, and ``by_hints`` gives it.
+        """
+        return (self._hints is not None and not self._use_killers and not self._use_history
+                and not self._use_counters)
+
+    def by_hints(self, moves: Sequence[M], first: M | None) -> list[M]:
+        """``order(moves, first, ply)`` when ``hints_only``: ``first`` (the TT move) ahead if
+        it is one of ``moves``, the others by their hints, best first, in the game's order
+        among equals (a stable sort); the game is not asked the hint of ``first``, whose place
+        is known.  The same list as ``order``'s, without its bonuses and look-ups.
+        """
+        head: list[M] = []
+        if first is not None and first in moves:
+            head = [first]
+            moves = [m for m in moves if m != first]
+        if len(moves) < 2:
+            return head + list(moves)
+        hints = list(cast("Callable[[Sequence[M]], Sequence[int]]", self._hints)(moves))
+        if hints == sorted(hints, reverse=True):  # in order already (often: all equal)
+            return head + list(moves)
+        order = sorted(range(len(moves)), key=hints.__getitem__, reverse=True)
+        return head + [moves[i] for i in order]
 
     def record_cutoff(self, move: M, ply: int, depth: int, previous: M | None = None,
                       tried: Sequence[M] = ()) -> None:

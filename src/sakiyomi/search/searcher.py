@@ -53,7 +53,7 @@ from sakiyomi.score import (
     win_in,
 )
 from sakiyomi.search.errors import NULL_MOVE, at_root, unwind
-from sakiyomi.search.leaf import terminal_scorer
+from sakiyomi.search.leaf import own_terminal_value, terminal_scorer
 from sakiyomi.search.limits import SearchAborted, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
@@ -175,6 +175,7 @@ class Searcher(Generic[M]):
             self.tt = None
         # Capabilities are detected once here, never per node (DESIGN.md §1.7).
         self._score_terminal = terminal_scorer(cast(Game[object], game))
+        self._terminal_value = own_terminal_value(cast(Game[object], game))
         hints = (cast(MoveHints[M], game).move_hints
                  if config.hints and capable(game, MoveHints) else None)
         self.orderer: MoveOrderer[M] = MoveOrderer(
@@ -254,6 +255,7 @@ class Searcher(Generic[M]):
         order = orderer.order
         record_cutoff = orderer.record_cutoff
         score_terminal = self._score_terminal
+        terminal_value = self._terminal_value  # score_terminal's own call, when it has one
         outcome_of = game.outcome
         play = game.play
         undo = game.undo
@@ -301,6 +303,9 @@ class Searcher(Generic[M]):
         # order of the others cannot change meanwhile: no history (credited below), no
         # presort, no tracer (which is shown the moves a cut-off skips).
         defer = ordering and not config.history and not presort_depth and not tracing
+        # With the game's hints alone to order by (no killers either), the order is
+        # ``by_hints``'s: the same list, without ``order``'s bonuses and look-ups.
+        hinted = orderer.by_hints if defer and orderer.hints_only else None
         counter_moves = config.counter_moves
         malus = config.history_malus and config.history
         is_tactical = tactical.is_tactical if tactical is not None else None
@@ -308,6 +313,14 @@ class Searcher(Generic[M]):
         top = MAX_PLY - 1
         path_push = path.push
         path_pop = path.pop
+        # Nothing between a finished-game test and the depth limit can answer for a node
+        # (no hooks, table, shortcuts, window clipping, quiescence or tracer): a node at the
+        # limit is scored at once (plain αβ, ``bench/peers.py``'s same-tree runs).
+        bare_leaves = (hooks is None and not need_key and not mate_distance and bounds_of is None
+                       and tt_store is None and noisy is None and not tracing)
+        # In plain αβ (no PVS re-searches, no selective search) such a leaf is scored in its
+        # parent's loop, as ``node`` would score it, without the call (most nodes are leaves).
+        inline_leaves = bare_leaves and not pvs and not selective
 
         nodes = stats.nodes
         leaves = stats.leaves
@@ -367,10 +380,15 @@ class Searcher(Generic[M]):
             outcome = outcome_of()
             if outcome is not None:
                 leaves += 1
-                value = score_terminal(outcome, ply)
+                value = (terminal_value(ply) if terminal_value is not None
+                         else score_terminal(outcome, ply))
                 if tracing:
                     tracer.leave(ply, value, exact)
                 return value
+            if bare_leaves and depth <= 0:  # step 3 at once: steps 1a-2 have nothing to do
+                leaves += 1
+                horizon = True
+                return evaluate()
             # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small
             # subtree, or a bound proved without search.
             if hooks is not None and ply > 0:
@@ -483,6 +501,8 @@ class Searcher(Generic[M]):
                     deferred = True
                     unordered = moves
                     moves = [tt_move] * len(moves)  # the rest are filled in after it
+                elif hinted is not None:  # no TT move among the moves
+                    moves = hinted(moves, None)
                 else:
                     moves = (order(moves, tt_move, ply, via) if counter_moves
                              else order(moves, tt_move, ply))
@@ -497,10 +517,12 @@ class Searcher(Generic[M]):
             a = alpha
             outer_horizon = horizon
             horizon = False
+            child_ply = ply + 1
+            new_depth = depth - 1  # and no reduction: selective search sets both per move
+            reduction = 0
+            frontier = inline_leaves and new_depth <= 0
             for i in range(len(moves)):
                 move = moves[i]
-                new_depth = depth - 1
-                reduction = 0
                 if selective:  # extensions and reductions; plays the move unless futile
                     plan = play_selective(move, i, depth, ply, in_check, futile, late)
                     if plan is None:
@@ -511,10 +533,25 @@ class Searcher(Generic[M]):
                 else:
                     play(move)
                 try:
-                    if i == 0 or not pvs:
-                        value = -node(new_depth, -beta, -a, ply + 1, move)
+                    if frontier:  # node()'s steps for a bare leaf, without the call
+                        nodes += 1
+                        if nodes >= next_poll:
+                            poll()
+                        if child_ply > seldepth:
+                            seldepth = child_ply
+                        pv[child_ply] = empty
+                        leaves += 1
+                        outcome = outcome_of()
+                        if outcome is not None:
+                            value = -(terminal_value(child_ply) if terminal_value is not None
+                                      else score_terminal(outcome, child_ply))
+                        else:
+                            horizon = True
+                            value = -evaluate()
+                    elif i == 0 or not pvs:
+                        value = -node(new_depth, -beta, -a, child_ply, move)
                     else:  # a null-window scout; one that fails high may need verifying
-                        value = -node(new_depth - reduction, -a - 1, -a, ply + 1, move)
+                        value = -node(new_depth - reduction, -a - 1, -a, child_ply, move)
                         if value > a and (reduction or value < beta):
                             value = research(move, new_depth, reduction, value, a, beta, ply)
                 except BaseException as exc:  # take the move back, name it in the error
@@ -527,7 +564,7 @@ class Searcher(Generic[M]):
                         self.root_best_move = move
                     if value > a:
                         a = value
-                        pv[ply] = (move, *pv[ply + 1])
+                        pv[ply] = (move,) + pv[child_ply]  # cheaper than (move, *pv[...])
                         if value >= beta:  # cut: counters, killers, history, pruned moves
                             cutoffs += 1
                             if i == 0:
@@ -544,19 +581,26 @@ class Searcher(Generic[M]):
                             break
                 if deferred:  # the TT move did not cut: order the others behind it
                     deferred = False
-                    moves = [move, *order([m for m in unordered if m != move], None, ply)]
+                    moves = (hinted(unordered, move) if hinted is not None else
+                             [move, *order([m for m in unordered if m != move], None, ply)])
             if path_check:
                 path_pop(key)
-            # A subtree that never met the depth limit is solved: valid at any depth.
-            stored_depth = depth if horizon else SOLVED
-            horizon = horizon or outer_horizon
 
             # 6. Store and return.
-            bound = lower if best >= beta else upper if best <= alpha else exact
             if tt_store is not None:
-                tt_store(key, stored_depth, to_tt(best, ply), bound, best_move)
+                # A subtree that never met the depth limit is solved: valid at any depth.
+                stored_depth = depth if horizon else SOLVED
+                bound = lower if best >= beta else upper if best <= alpha else exact
+                stored = best  # score.to_tt, inline
+                if stored >= WIN_BOUND:
+                    stored += ply
+                elif stored <= -WIN_BOUND:
+                    stored -= ply
+                tt_store(key, stored_depth, stored, bound, best_move)
+            horizon = horizon or outer_horizon
             if tracing:
-                tracer.leave(ply, best, bound)
+                tracer.leave(ply, best,
+                             lower if best >= beta else upper if best <= alpha else exact)
             return best
 
         # ---- helpers of the node search, called only where their case arises --------------
