@@ -34,6 +34,11 @@ def kernel(function: F) -> F:
     return function
 
 
+def inlined(function: F) -> F:
+    """The identity here; in a generated module ``numba.njit`` inlined into its callers."""
+    return function
+
+
 class LineDriver(Protocol):
     """What the Python hooks need: a root search and a place to keep what is proved."""
 
@@ -66,13 +71,13 @@ def line_proved(ctx: LineDriver, lo: int, hi: int, up: bool) -> None:
 FULL_DEPTH = MAX_PLY - 1  # a search to the end of the game
 
 
-@kernel
+@inlined
 def l_half(x: int) -> int:
     """X / 2 rounded toward zero (C division)."""
     return -(-x // 2) if x < 0 else x // 2
 
 
-@kernel
+@inlined
 def l_next_probe(lo: int, hi: int) -> int:
     """Pons's probe (SearchConfig.bisection="pons"): the midpoint, moved out to half of the
     bound on its side of 0 when that is further out; lo <= probe < hi.
@@ -85,7 +90,7 @@ def l_next_probe(lo: int, hi: int) -> int:
     return mid
 
 
-@kernel
+@inlined
 def l_bisect(ctx: Any, lo: int, hi: int, pons: bool, guess_depth: int) -> tuple[int, int, bool]:
     """The root value clamped to [lo, hi] by null-window probes: (lo, hi, stopped), lo == hi
     unless stopped.  Each probe asks "is the value above ``mid``?" with the window
@@ -131,7 +136,7 @@ def l_bisect(ctx: Any, lo: int, hi: int, pons: bool, guess_depth: int) -> tuple[
     return lo, hi, False
 
 
-@kernel
+@inlined
 def l_solve(ctx: Any, lo: int, hi: int, weak: bool, pons: bool, with_pv: bool,
             guess_depth: int) -> tuple[int, int, bool]:
     """A whole solve: (lo, hi, stopped); lo == hi is the value unless stopped.

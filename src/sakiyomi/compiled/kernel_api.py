@@ -4,8 +4,9 @@ A kernel module (e.g. ``sakiyomi.games.connect4.kernels``) is ordinary Python wh
 the line ``# ---- KERNELS`` on is copied by ``sakiyomi.compiled.template.build`` into one
 generated module, between a header and the search template (``search_template``).  The header
 defines ``U`` (the word constructor: ``numpy.uint64`` compiled, ``int`` in plain Python),
-``kernel`` (the decorator: ``numba.njit(cache=True, nogil=True)`` compiled, the identity in
-plain Python), the shared score constants and the build parameters.  The kernels then define:
+``kernel`` (the decorator: ``numba.njit(cache=True, nogil=True, _nrt=False)`` compiled, the
+identity in plain Python; ``inlined``, the same with ``inline="always"``, for the search's
+one-call wrappers), the shared score constants and the build parameters.  The kernels then define:
 
 * constants ``MAX_MOVES`` (moves at one node, at most), ``MOVE_LIMIT`` (moves are ints in
   ``range(MOVE_LIMIT)``, at most 255: the table packs move + 1 in 8 bits), ``PLY_LIMIT``
@@ -53,6 +54,16 @@ U: Callable[[int], Any] = int
 
 def kernel(function: F) -> F:
     """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
+    return function
+
+
+def inlined(function: F) -> F:
+    """The generated module's ``inlined``: ``kernel`` whose calls numba inlines into the
+    caller (``inline="always"``), the identity in plain Python.  For the wrappers above the
+    recursive search (``t_root``, the probe sequence and its hooks): as functions of their
+    own, each was compiled and finalised with the whole search linked in, about a second of a
+    first run's compilation.
+    """
     return function
 
 

@@ -42,6 +42,7 @@ from sakiyomi.compiled.kernel_api import (
     State,
     Table,
     clock_ns,
+    inlined,
     k_bounds,
     k_bounds_moves,
     k_cutoff,
@@ -476,7 +477,7 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
     return best
 
 
-@kernel
+@inlined
 def t_root(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem,
            tt: Table) -> int:
     """Searcher.search: reset the root move, horizon and abort flags, clamp the depth; the
@@ -499,7 +500,7 @@ def t_root(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem,
 # solve runs here on a context (state, mem, tt), in one call from Python (``t_run``).
 
 
-@kernel
+@inlined
 def line_probe(ctx: tuple[State, Mem, Table], depth: int, alpha: int, beta: int) -> int:
     """One root search of the line (``t_root`` at ply 0).  The probe sequence passes
     constants (the full depth, -1 and 1...): each is made a plain int64 here, or the recursive
@@ -510,13 +511,13 @@ def line_probe(ctx: tuple[State, Mem, Table], depth: int, alpha: int, beta: int)
     return t_root(state, depth + zero, alpha + zero, beta + zero, zero, mem, tt)
 
 
-@kernel
+@inlined
 def line_stopped(ctx: tuple[State, Mem, Table]) -> bool:
     """True when the last root search was stopped (node budget or stop word)."""
     return bool(ctx[1][C_ABORTED] != 0)
 
 
-@kernel
+@inlined
 def line_proved(ctx: tuple[State, Mem, Table], lo: int, hi: int, up: bool) -> None:
     """Keep the interval proved so far, and the root move that reached ``lo`` when ``up``."""
     mem = ctx[1]

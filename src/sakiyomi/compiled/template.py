@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 kernel = njit(cache=True, nogil=True, _nrt=False)
+inlined = njit(cache=True, nogil=True, _nrt=False, inline="always")
 U = np.uint64
 from sakiyomi.compiled.prefetch import prefetch
 from sakiyomi.compiled.clock import clock_ns
@@ -71,6 +72,7 @@ from __future__ import annotations
 from typing import Any
 def kernel(function):
     return function
+inlined = kernel
 def prefetch(table, index):
     pass
 from time import monotonic_ns as clock_ns
