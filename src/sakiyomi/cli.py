@@ -59,6 +59,11 @@ MAX_SEARCHES = 64  # searches the web app may run at once
 # Python frames a MAX_PLY-deep search needs (a few per ply), with room for the callers.
 RECURSION_LIMIT = 8 * MAX_PLY + 1000
 GAME_HELP = "one of: %(choices)s (built in, or from installed packages)"
+POSITION_HELP = ("the position in the game's own notation: connect4 column digits ('4453'; "
+                 "'start'), othello 64 cells and the side to move (or 'start'), chess a FEN "
+                 "or 'startpos', shogi an SFEN or 'startpos', tictactoe 9 cells of x, o and "
+                 "'.' (or 'start'), nim heap sizes ('3,4,5'), bones a count, tree a nested "
+                 "list ('[[3,5],[2,9]]')")
 
 
 class UsageError(Exception):
@@ -717,7 +722,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("search", help="search a position with one algorithm")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
+    p.add_argument("position", help=POSITION_HELP)
     p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
     p.add_argument("--depth", type=_depth)
     p.add_argument("--nodes", type=_nodes)
@@ -731,7 +736,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
+    p.add_argument("position", help=POSITION_HELP + "; '-': one position per line of stdin")
     p.add_argument("--weak", action="store_true")
     p.add_argument("--nodes", type=_nodes, help="stop after N nodes (per position)")
     p.add_argument("--time", type=_seconds, help="stop after S seconds (per position)")
@@ -746,7 +751,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("analyze", help="the value of every legal move")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
+    p.add_argument("position", help=POSITION_HELP)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--depth", type=_depth)
     group.add_argument("--exact", action="store_true")
@@ -760,8 +765,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("perft", help="count move sequences (move-generator check)")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
-    p.add_argument("depth", type=_perft_depth)
+    p.add_argument("position", help=POSITION_HELP)
+    p.add_argument("depth", type=_perft_depth, help="plies to count (0 counts the position)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled kernels' move generator for kernel games, or the Python game")
@@ -794,7 +799,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
+    p.add_argument("position", help=POSITION_HELP)
     p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
     p.add_argument("--depth", type=_depth)
     p.add_argument("--format", choices=("svg", "dot", "text"))
@@ -813,7 +818,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("position")
+    p.add_argument("position", help=POSITION_HELP)
     p.add_argument("--depth", type=_depth)
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
