@@ -167,3 +167,28 @@ def test_batch_answers_each_line_before_the_next_arrives() -> None:
         proc.stdin.close()
         assert proc.stdout.read() == ""
         assert proc.wait(timeout=60) == 0
+
+
+def test_the_programs_ask_openblas_for_one_thread_and_a_library_user_keeps_its_own() -> None:
+    """``sakiyomi/__init__``: the command-line programs set ``OPENBLAS_NUM_THREADS`` (unless
+    already set) before numpy starts its thread pool; importing sakiyomi as a library does not.
+    """
+    import os
+    import subprocess
+    import sys
+
+    def seen(argv0: str, preset: str | None) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if preset is not None:
+            env["OPENBLAS_NUM_THREADS"] = preset
+        code = (f"import sys; sys.argv[0] = {argv0!r}; import sakiyomi, os; "
+                "print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True, timeout=60)
+        return done.stdout.strip()
+
+    assert seen("/venv/bin/sakiyomi", None) == "1"
+    assert seen("/venv/bin/sakiyomi-usi", None) == "1"
+    assert seen("-m", None) == "1"
+    assert seen("/venv/bin/sakiyomi", "4") == "4"  # the user's own setting stays
+    assert seen("notebook.py", None) == "None"
