@@ -39,14 +39,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-LEAF = 10
-SHALLOW = 6
+LEAF = 12
+SHALLOW = 5
 PARITY = 1
 STABILITY = 1
 FASTEST = 1
 BOUNDS2 = 0
 ETC = 14
-POTENTIAL = 0
+POTENTIAL = 1
 LEAF_POTENTIAL = 0
 U: Callable[[int], Any] = int
 
