@@ -99,24 +99,18 @@ def l_bisect(ctx: Any, lo: int, hi: int, pons: bool, guess_depth: int) -> tuple[
     (``pons``).  With ``guess_depth`` > 0 and a range wider than 2, a search to that depth
     guesses the first probe, and the probes gallop away from it (wider each time) until one
     turns back; bisection then finishes.
-
-    Every probe passes computed ints, never a constant (``FULL_DEPTH``, ``INF``, 1): compiled,
-    each mix of constant and computed arguments would be another specialisation of
-    ``line_probe``, each finalised with the whole search linked in (a second of a first
-    compilation's seven).
     """
     mid = l_next_probe(lo, hi) if pons else 0 if lo <= 0 < hi else lo + (hi - lo) // 2
     gallop = guess_depth > 0 and hi - lo > 2
-    full = FULL_DEPTH + lo - lo
     if gallop:
-        guess = line_probe(ctx, guess_depth, full - full - INF, full - full + INF)
+        guess = line_probe(ctx, guess_depth, -INF, INF)
         if line_stopped(ctx):
             return lo, hi, True
         mid = min(max(guess, lo), hi - 1)
     direction = 0
     step = 0
     while lo < hi:
-        r = line_probe(ctx, full, mid, mid + 1)
+        r = line_probe(ctx, FULL_DEPTH, mid, mid + 1)
         if line_stopped(ctx):
             return lo, hi, True
         up = r > mid
@@ -146,9 +140,8 @@ def l_solve(ctx: Any, lo: int, hi: int, weak: bool, pons: bool, with_pv: bool,
     lo and hi are -1 and 1): Pons's null windows in [-1, 1] (``pons``), else one search with
     the window (-1, 1).  The engine's PV and root best move are those of the last search.
     """
-    full = FULL_DEPTH + lo - lo  # every probe's arguments plain ints: see l_bisect
     if weak and not pons:
-        r = line_probe(ctx, full, full - full - 1, full - full + 1)
+        r = line_probe(ctx, FULL_DEPTH, -1, 1)
         if line_stopped(ctx):
             return lo, hi, True
         value = 1 if r > 0 else -1 if r < 0 else 0
@@ -156,5 +149,5 @@ def l_solve(ctx: Any, lo: int, hi: int, weak: bool, pons: bool, with_pv: bool,
     lo, hi, stopped = l_bisect(ctx, lo, hi, pons, guess_depth if not weak else 0)
     if stopped or weak or not with_pv:
         return lo, hi, stopped
-    line_probe(ctx, full, lo - 1, lo + 1)
+    line_probe(ctx, FULL_DEPTH, lo - 1, lo + 1)
     return lo, hi, line_stopped(ctx)
