@@ -586,21 +586,16 @@ class Searcher(Generic[M]):
             if path_check:
                 path_pop(key)
 
-            # 6. Store and return.
-            if tt_store is not None:
-                # A subtree that never met the depth limit is solved: valid at any depth.
-                stored_depth = depth if horizon else SOLVED
+            # 6. Store and return (the bound only where it is used: a table, a tracer).
+            if tt_store is not None or tracing:
                 bound = lower if best >= beta else upper if best <= alpha else exact
-                stored = best  # score.to_tt, inline
-                if stored >= WIN_BOUND:
-                    stored += ply
-                elif stored <= -WIN_BOUND:
-                    stored -= ply
-                tt_store(key, stored_depth, stored, bound, best_move)
+                if tt_store is not None:
+                    # A subtree that never met the depth limit is solved: valid at any depth.
+                    tt_store(key, depth if horizon else SOLVED, to_tt(best, ply), bound,
+                             best_move)
+                if tracing:
+                    tracer.leave(ply, best, bound)
             horizon = horizon or outer_horizon
-            if tracing:
-                tracer.leave(ply, best,
-                             lower if best >= beta else upper if best <= alpha else exact)
             return best
 
         # ---- helpers of the node search, called only where their case arises --------------
