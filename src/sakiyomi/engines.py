@@ -430,8 +430,9 @@ class CompiledEngine:
 
     # ---- Engine protocol ------------------------------------------------------------------
 
-    def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
-        """Fail-soft root search (Engine protocol); raises SearchAborted when stopped.
+    def search(self, depth: int, alpha: int = -INF, beta: int = INF, ply: int = 0) -> int:
+        """Fail-soft root search (Engine protocol; ``ply`` > 0: of a node that many plies
+        below the root); raises SearchAborted when stopped.
 
         This is the one Python↔numba crossing per probe, so it is kept lean: the kernel
         state is rebuilt only when the game's state tuple changed, and the compiled entry
@@ -447,10 +448,10 @@ class CompiledEngine:
         mem = self._mem
         root = self._root
         if root is None:  # the first call compiles (or loads) through numba's dispatcher
-            value = self._search.search(self._state, depth, alpha, beta)
+            value = self._search.search(self._state, depth, alpha, beta, ply)
             self._root = self._search.entry_point()
         else:
-            value = root(self._state, 0, depth, alpha, beta, 0, mem, self._tt)
+            value = root(self._state, 0, depth, alpha, beta, ply, mem, self._tt)
         if mem[self._aborted]:
             raise SearchAborted
         return value

@@ -3,13 +3,18 @@
 ``l_solve`` is the whole solving line of ``sakiyomi.search.solve.solve``: null-window
 bisection of the value (``l_bisect``: 0 first, or Pons's order ``l_next_probe``; with a
 first-guess search and galloping when ``guess_depth`` > 0), the win/draw/loss question, and
-the open-window search that fills the principal variation.  Its decisions are pure functions
-of integers, and it reaches the engine through three hooks only:
+the walk that finds the principal variation (``l_walk``).  Its decisions are pure functions
+of integers, and it reaches the engine through hooks only:
 
 * ``line_probe(ctx, depth, alpha, beta)``: one fail-soft root search;
-* ``line_stopped(ctx)``: whether that search was stopped (its value then means nothing);
+* ``line_stopped(ctx)``: whether the last search was stopped (its value then means nothing);
 * ``line_proved(ctx, lo, hi, up)``: the interval proved so far, after each probe (``up``: the
-  probe failed high, so the root's best move of that search reaches ``lo``).
+  probe failed high, so the root's best move of that search reaches ``lo``);
+* the walk's: ``line_moves(ctx, ply, value)`` lists the moves of the walk's position (whose
+  value is ``value``), the one most likely on the line first, and says whether that one is
+  proved to be on it; ``line_try(ctx, ply, i, alpha, beta)`` searches the position after
+  the i-th of them as a node ``ply + 1`` plies below the root; ``line_advance(ctx, ply, i)``
+  plays it as the line's next move; ``line_finish(ctx, n)`` ends the walk of n moves.
 
 Python runs this module as it is, with the hooks below over a ``LineDriver`` (the engines
 raise ``SearchAborted`` instead of reporting a stop).  The compiled template
@@ -50,6 +55,22 @@ class LineDriver(Protocol):
         """Keep the interval proved so far (and the best move when ``up``)."""
         ...
 
+    def moves(self, ply: int, value: int) -> tuple[int, bool]:
+        """``line_moves``."""
+        ...
+
+    def try_move(self, ply: int, i: int, alpha: int, beta: int) -> int:
+        """``line_try``; raises ``SearchAborted`` when stopped."""
+        ...
+
+    def advance(self, ply: int, i: int) -> None:
+        """``line_advance``."""
+        ...
+
+    def finish(self, n: int) -> None:
+        """``line_finish``."""
+        ...
+
 
 def line_probe(ctx: LineDriver, depth: int, alpha: int, beta: int) -> int:
     """One root search (Python: the engine's ``search``)."""
@@ -64,6 +85,30 @@ def line_stopped(ctx: LineDriver) -> bool:
 def line_proved(ctx: LineDriver, lo: int, hi: int, up: bool) -> None:
     """The interval proved so far, after each probe."""
     ctx.proved(lo, hi, up)
+
+
+def line_moves(ctx: LineDriver, ply: int, value: int) -> tuple[int, bool]:
+    """List the moves of the walk's position, of value ``value`` (none when the game is
+    over), the move most likely on the line first: (how many, whether that first move is
+    proved to be on it).
+    """
+    return ctx.moves(ply, value)
+
+
+def line_try(ctx: LineDriver, ply: int, i: int, alpha: int, beta: int) -> int:
+    """Search the position after the i-th listed move, ``ply + 1`` plies below the root."""
+    return ctx.try_move(ply, i, alpha, beta)
+
+
+def line_advance(ctx: LineDriver, ply: int, i: int) -> LineDriver:
+    """Play the i-th listed move as the line's move at ``ply``; the context of the new position."""
+    ctx.advance(ply, i)
+    return ctx
+
+
+def line_finish(ctx: LineDriver, n: int) -> None:
+    """The walk ends with a line of ``n`` moves: it becomes the engine's principal variation."""
+    ctx.finish(n)
 
 
 # ---- KERNELS (the probe sequence: copied into generated modules from here on) ----
@@ -131,14 +176,55 @@ def l_bisect(ctx: Any, lo: int, hi: int, pons: bool, guess_depth: int) -> tuple[
 
 
 @inlined
+def l_walk(ctx: Any, value: int) -> bool:
+    """The principal variation of a position whose value is known, along null-window proofs;
+    returns True when stopped (the line found so far is kept).
+
+    At a position of value x every child's value (from its side) is >= -x, and the line goes
+    on through one whose value is also <= -x.  The bisection's last two probes proved both:
+    the one that failed high made a cut at the root through such a child and proved every
+    child of that child >= x, the one that failed low proved every child >= -x through one
+    cut move each, and so on down, alternately.  So a position on the line whose table entry
+    is still a solved lower bound >= x has its move proved on the line (at the root: the
+    bisection's move), and is played without a search.  Elsewhere the listed moves (the
+    table's first) are tried with the window (-x, -x + 1) until one fails low: one one-sided
+    question per tried move, where an open-window search (value - 1, value + 1) would also
+    prove every other move of every position on the line no better.
+    """
+    target = value
+    n = 0
+    while n < FULL_DEPTH:
+        count, proven = line_moves(ctx, n, target)
+        chosen = -1
+        for i in range(count):
+            if i == 0 and proven:
+                chosen = 0
+                break
+            r = line_try(ctx, n, i, -target, 1 - target)
+            if line_stopped(ctx):
+                line_finish(ctx, n)
+                return True
+            if r <= -target:
+                chosen = i
+                break
+        if chosen < 0:  # over (or no child reaches the value: the line ends here)
+            break
+        ctx = line_advance(ctx, n, chosen)
+        target = -target
+        n += 1
+    line_finish(ctx, n)
+    return False
+
+
+@inlined
 def l_solve(ctx: Any, lo: int, hi: int, weak: bool, pons: bool, with_pv: bool,
             guess_depth: int) -> tuple[int, int, bool]:
     """A whole solve: (lo, hi, stopped); lo == hi is the value unless stopped.
 
-    Exact: the bisection of [lo, hi], then (``with_pv``) a search with the window
-    (value - 1, value + 1), whose principal variation is the line's.  Weak (win/draw/loss,
-    lo and hi are -1 and 1): Pons's null windows in [-1, 1] (``pons``), else one search with
-    the window (-1, 1).  The engine's PV and root best move are those of the last search.
+    Exact: the bisection of [lo, hi], then (``with_pv``) the walk of its principal variation
+    (``l_walk``), which becomes the engine's PV and root best move.  Weak (win/draw/loss, lo
+    and hi are -1 and 1): Pons's null windows in [-1, 1] (``pons``), else one search with the
+    window (-1, 1); the engine's PV and root best move are those of the last search.
     """
     if weak and not pons:
         r = line_probe(ctx, FULL_DEPTH, -1, 1)
@@ -149,5 +235,4 @@ def l_solve(ctx: Any, lo: int, hi: int, weak: bool, pons: bool, with_pv: bool,
     lo, hi, stopped = l_bisect(ctx, lo, hi, pons, guess_depth if not weak else 0)
     if stopped or weak or not with_pv:
         return lo, hi, stopped
-    line_probe(ctx, FULL_DEPTH, lo - 1, lo + 1)
-    return lo, hi, line_stopped(ctx)
+    return lo, hi, l_walk(ctx, lo)

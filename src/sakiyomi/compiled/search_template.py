@@ -6,9 +6,11 @@ window, TT (same slots, probe and replacement rules) in preallocated numpy array
 TT move, game hints, killers and history with a stable sort, game shortcuts
 (``SearchShortcuts``), and the SOLVED depth for subtrees that never met the depth limit.  Not
 here: quiescence, repetition checks and presort (kernel games are acyclic and have no noisy
-moves); a game that needs them stays on the Python Searcher.  Only the root search is here
-(``t_root``): every driver (iterative deepening, MTD(f), exact / weak solving, analyze) is the
-shared Python one, calling ``t_root`` once per probe.
+moves); a game that needs them stays on the Python Searcher.  Here are the root search
+(``t_root``) and the hooks that let the shared probe sequence of a solve (``sakiyomi.probes``:
+bisection and the walk of the principal variation) run in one compiled call; every other
+driver (iterative deepening, MTD(f), analyze) is the shared Python one, calling ``t_root``
+once per search.
 
 It is a real module so that ruff, mypy and coverage see it, but it only runs as part of a
 generated module: the imports above the ``KERNELS`` marker give the type checker (and a plain
@@ -62,7 +64,7 @@ from sakiyomi.compiled.kernel_api import (
     prefetch,
 )
 from sakiyomi.ordering import HINT_SCALE, KILLER_BONUS, TT_BONUS
-from sakiyomi.probes import l_solve
+from sakiyomi.probes import FULL_DEPTH, l_solve
 from sakiyomi.score import INF, MAX_PLY, SOLVED, WIN, WIN_BOUND
 from sakiyomi.tt import Bound
 
@@ -124,10 +126,11 @@ F_SHORTCUTS = 30
 F_PONS = 31
 F_LEAF = 32
 F_CUTOFF = 33
+C_LINE_NEXT = 34  # the walk of a solve's PV: the move proved next on the line (-1: none)
 # the rest of mem: killers, history, PV table, move lists and their ordering scores per ply,
 # then the kernels' SCRATCH words
 PLIES = PLY_LIMIT + 2
-KILL = F_CUTOFF + 1
+KILL = C_LINE_NEXT + 1
 HIST = KILL + 2 * PLIES
 PVLEN = HIST + MOVE_LIMIT
 PV = PVLEN + PLIES
@@ -527,10 +530,104 @@ def line_proved(ctx: tuple[State, Mem, Table], lo: int, hi: int, up: bool) -> No
         mem[C_LINE_MOVE] = mem[C_ROOTBEST]
 
 
+@inlined
+def t_entry_lower(state: State, ply: int, mem: Mem, tt: Table) -> tuple[int, int]:
+    """(move, lower bound) of ``state``'s table entry at ``ply``: the bound only when solved
+    (-INF: none, or an upper bound; move -1: no entry).
+    """
+    if mem[F_TT] == 0:
+        return -1, -INF
+    key = k_key(state)
+    slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
+    data = tt[slot + 1]
+    entry = I64(data)
+    if (entry >> E_SHIFT) != mem[C_EPOCH] or (tt[slot] ^ data) != key:
+        return -1, -INF
+    move = ((entry >> M_SHIFT) & 255) - 1
+    if ((entry >> D_SHIFT) & 1023) < SOLVED or (
+            not TWO_BOUNDS and ((entry >> B_SHIFT) & 3) == UPPER):
+        return move, -INF
+    return move, t_from_tt((entry & V_MASK) - V_OFF, ply)
+
+
+@inlined
+def line_moves(ctx: tuple[State, Mem, Table], ply: int, value: int) -> tuple[int, bool]:
+    """The walk's moves at ``ply`` (in the move list row of that ply, which searches below it
+    leave alone) of a position whose value is ``value``: those a node of the search tries
+    (with the game's shortcuts, its search moves: kernels may rely on the move above a node
+    being one of them), none once the game is over.  First the move proved on the line, if
+    one is: at ply 0 the bisection's, else
+    the one ``line_try`` kept when it searched this position, or the table's when its entry
+    is a solved lower bound >= ``value``; else the table's move (not proved).
+    """
+    state, mem, tt = ctx
+    base = MOVES + ply * MAX_MOVES
+    kept = mem[C_LINE_NEXT]
+    mem[C_LINE_NEXT] = -1
+    finished, _ = k_outcome(state, ply)
+    if finished:
+        return 0, False
+    if HAS_SHORTCUTS and mem[F_SHORTCUTS] != 0:  # the moves a node searches (DESIGN.md §5)
+        count = k_search_moves(state, mem, base)
+    else:
+        count = k_legal_moves(state, mem, base)
+    proven = True
+    first = mem[C_LINE_MOVE] if ply == 0 else kept
+    if first < 0:
+        first, lower = t_entry_lower(state, ply, mem, tt)
+        proven = lower >= value
+    at = -1
+    for i in range(count):
+        if mem[base + i] == first:
+            at = i
+    if at < 0:
+        return count, False
+    for i in range(at, 0, -1):
+        mem[base + i] = mem[base + i - 1]
+    mem[base] = first
+    return count, proven
+
+
+@inlined
+def line_try(ctx: tuple[State, Mem, Table], ply: int, i: int, alpha: int, beta: int) -> int:
+    """Search the position after the walk's i-th move at ``ply`` as a node ``ply + 1`` below
+    the root (``t_root`` there: the root's PV row and best move are left alone).  First, the
+    move its table entry proves reaches ``alpha`` is kept (``C_LINE_NEXT``): should the
+    search fail low, the position's value is ``alpha`` and that move is on the line (the
+    search itself would overwrite the entry).
+    """
+    state, mem, tt = ctx
+    zero = mem[C_NODES] - mem[C_NODES]
+    child = k_play(state, mem[MOVES + ply * MAX_MOVES + i])
+    move, lower = t_entry_lower(child, ply + 1, mem, tt)
+    mem[C_LINE_NEXT] = move if lower >= alpha else -1
+    return t_root(child, FULL_DEPTH - ply - 1 + zero, alpha + zero, beta + zero,
+                  ply + 1 + zero, mem, tt)
+
+
+@inlined
+def line_advance(ctx: tuple[State, Mem, Table], ply: int,
+                 i: int) -> tuple[State, Mem, Table]:
+    """Play the walk's i-th move at ``ply``: the line's move there (PV row 0)."""
+    state, mem, tt = ctx
+    move = mem[MOVES + ply * MAX_MOVES + i]
+    mem[PV + ply] = move
+    return k_play(state, move), mem, tt
+
+
+@inlined
+def line_finish(ctx: tuple[State, Mem, Table], n: int) -> None:
+    """The walk's n moves become the PV, its first the root's best move."""
+    mem = ctx[1]
+    mem[PVLEN] = n
+    mem[C_ROOTBEST] = mem[PV] if n > 0 else -1
+
+
 @kernel
 def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: Table) -> int:
-    """The one compiled entry point called from Python: ``op`` 0 is one root search
-    (``t_root``: depth a, window (b, c)); ``op`` 1 a whole solve (``sakiyomi.probes.l_solve``)
+    """The one compiled entry point called from Python: ``op`` 0 is one search (``t_root``:
+    depth a, window (b, c), of a node d plies below the root: 0 for a root search); ``op`` 1
+    a whole solve (``sakiyomi.probes.l_solve``)
     of the interval [a, b], weak if ``c & 1``, with the PV search if ``c & 2``, first guess at
     depth d.  A solve returns its value, or, when stopped (``mem[C_ABORTED]``), what
     ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV
@@ -540,13 +637,14 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
     if op == 0:
         mem[C_MASK] = full
         mem[C_DIRTY] = full
-        return t_root(state, a, b, c, op, mem, tt)
+        return t_root(state, a, b, c, d, mem, tt)
     bits = k_table_bits(state)
     mem[C_MASK] = full if bits >= 62 else min(full, (1 << bits) - 1)
     mem[C_DIRTY] = max(mem[C_DIRTY], mem[C_MASK])
     mem[C_LINE_LO] = a
     mem[C_LINE_HI] = b
     mem[C_LINE_MOVE] = -1
+    mem[C_LINE_NEXT] = -1
     lo, _, stopped = l_solve((state, mem, tt), a, b, (c & 1) != 0, mem[F_PONS] != 0,
                              (c & 2) != 0, d)
     if stopped:

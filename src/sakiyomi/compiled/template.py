@@ -522,9 +522,12 @@ class CompiledSearch:
         best = int(self.mem[self.module.C_ROOTBEST])
         return best if best >= 0 else None
 
-    def search(self, state: tuple[Any, ...], depth: int, alpha: int, beta: int) -> int:
-        """One root search (Searcher.search without the abort exception: see ``aborted``)."""
-        return int(self._run(state, 0, depth, alpha, beta, 0, self.mem, self.tt))
+    def search(self, state: tuple[Any, ...], depth: int, alpha: int, beta: int,
+               ply: int = 0) -> int:
+        """One search (Searcher.search without the abort exception: see ``aborted``), of a
+        node ``ply`` plies below the root (0: the root).
+        """
+        return int(self._run(state, 0, depth, alpha, beta, ply, self.mem, self.tt))
 
     def line(self, state: tuple[Any, ...], lo: int, hi: int, weak: bool, with_pv: bool,
              guess_depth: int) -> int:

@@ -73,8 +73,11 @@ class Engine(Protocol[M]):
         """True when the last search met its depth limit somewhere (False: the value is exact)."""
         ...
 
-    def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
-        """Fail-soft search of the root to ``depth`` plies inside (alpha, beta)."""
+    def search(self, depth: int, alpha: int = -INF, beta: int = INF, ply: int = 0) -> int:
+        """Fail-soft search of the root to ``depth`` plies inside (alpha, beta); ``ply`` > 0:
+        of the game's position as a node that many plies below the root (values in the root's
+        frame; the root's PV and best move untouched).
+        """
         ...
 
     def new_search(self) -> None:

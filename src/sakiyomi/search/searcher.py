@@ -219,22 +219,43 @@ class Searcher(Generic[M]):
         """Table fill in permille (Engine protocol)."""
         return self.tt.hashfull() if self.tt is not None else 0
 
-    def search(self, depth: int, alpha: int = -INF, beta: int = INF) -> int:
+    def search(self, depth: int, alpha: int = -INF, beta: int = INF, ply: int = 0) -> int:
         """Search the root to ``depth`` plies inside (alpha, beta); fail-soft (see module doc).
+
+        ``ply`` > 0: the game's position is searched as a node that many plies below the root
+        (a solve's walk of its principal variation, ``sakiyomi.probes.l_walk``, played the
+        moves): values stay in the root's frame, the root's PV and best move are left alone.
+        The moves of that line are not on the repetition path of games that need one.
 
         Raises SearchAborted if the stop signal fires, GameMethodError if a game method fails
         (search.errors); either way the game is back at the root.
         """
-        self.root_best_move = None
+        if ply == 0:
+            self.root_best_move = None
         self.hit_horizon = False
         node, flush = self._build(depth)
         try:
-            return node(min(depth, MAX_PLY - 1), alpha, beta, 0, None)
+            return node(min(depth, MAX_PLY - 1 - ply), alpha, beta, ply, None)
         except BaseException as exc:  # the moves below the root are already taken back
             self._path = PathHistory(self._history_keys)
             raise at_root(exc, self.game)  # noqa: B904 (at_root sets the cause)
         finally:
             flush()
+
+    def node_moves(self) -> list[M]:
+        """The moves a node of this search tries at the game's position (before ordering):
+        the game's search moves with its shortcuts on, else its legal moves.
+        """
+        if self._shortcuts is not None:
+            return list(self._shortcuts.search_moves())
+        return list(self.game.legal_moves())
+
+    def keep_line(self, line: tuple[M, ...]) -> None:
+        """Make ``line`` the principal variation and its first move the root's best move (a
+        solve's walk found it: ``sakiyomi.probes.l_walk``).
+        """
+        self._pv[0] = line
+        self.root_best_move = line[0] if line else None
 
     # ---- the node search ----------------------------------------------------------------
 

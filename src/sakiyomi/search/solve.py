@@ -15,12 +15,13 @@ from typing import Any, Generic, TypeVar, cast
 from sakiyomi.game import ClosedForm, Game, ScoreBounds, SolveTable, capable
 from sakiyomi.probes import FULL_DEPTH as FULL_DEPTH
 from sakiyomi.probes import l_bisect, l_next_probe, l_solve
-from sakiyomi.score import WIN, from_tt, sign
+from sakiyomi.score import INF, SOLVED, WIN, from_tt, sign
 from sakiyomi.search.engine import Engine
 from sakiyomi.search.errors import at_root, unwind
 from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.result import SearchResult, SearchStats
 from sakiyomi.search.searcher import SearchConfig, Searcher
+from sakiyomi.tt import Bound
 
 M = TypeVar("M", bound=Hashable)
 
@@ -49,15 +50,21 @@ def exact_value(searcher: Engine[M], known: Interval | None = None) -> int:
 
 
 class _Line:
-    """The Python hooks' side of ``sakiyomi.probes``: an engine's root search, and the
-    interval (and the move reaching its lower bound) kept up to date after every probe.
+    """The Python hooks' side of ``sakiyomi.probes``: an engine's root search, the interval
+    (and the move reaching its lower bound) kept up to date after every probe, and the walk of
+    the principal variation on the engine's game (``l_walk``: its move lists per ply, the move
+    ``try_move`` found proved for the position it searched, and the moves it played, all taken
+    back by ``finish`` or ``unwind``), as the compiled ``line_*`` hooks do it.
     """
 
-    __slots__ = ("engine", "known")
+    __slots__ = ("engine", "kept", "known", "line", "lists")
 
     def __init__(self, engine: Engine[Any], known: Interval) -> None:
         self.engine = engine
         self.known = known
+        self.lists: list[list[Any]] = []
+        self.line: list[Any] = []
+        self.kept: Any = None
 
     def probe(self, depth: int, alpha: int, beta: int) -> int:
         return self.engine.search(depth, alpha, beta)
@@ -67,6 +74,68 @@ class _Line:
         known.lo, known.hi = lo, hi
         if up:
             known.move = self.engine.root_best_move
+
+    def moves(self, ply: int, value: int) -> tuple[int, bool]:
+        engine = self.engine
+        game = engine.game
+        kept, self.kept = self.kept, None
+        del self.lists[ply:]
+        moves = ([] if game.outcome() is not None else engine.node_moves()
+                 if isinstance(engine, Searcher) else list(game.legal_moves()))
+        self.lists.append(moves)
+        first = self.known.move if ply == 0 else kept
+        proven = True
+        if first is None:
+            first, lower = _entry_lower(engine, ply)
+            proven = lower >= value
+        if first is None or first not in moves:
+            return len(moves), False
+        moves.remove(first)
+        moves.insert(0, first)
+        return len(moves), proven
+
+    def try_move(self, ply: int, i: int, alpha: int, beta: int) -> int:
+        engine = self.engine
+        game = engine.game
+        game.play(self.lists[ply][i])
+        try:
+            move, lower = _entry_lower(engine, ply + 1)
+            self.kept = move if lower >= alpha else None
+            return engine.search(FULL_DEPTH - ply - 1, alpha, beta, ply + 1)
+        finally:
+            game.undo()
+
+    def advance(self, ply: int, i: int) -> None:
+        move = self.lists[ply][i]
+        self.engine.game.play(move)
+        self.line.append(move)
+
+    def finish(self, n: int) -> None:
+        line = tuple(self.line)
+        self.unwind()
+        if isinstance(self.engine, Searcher):
+            self.engine.keep_line(line)
+
+    def unwind(self) -> None:
+        """Take the walk's moves back (also when a search of the walk was stopped)."""
+        game = self.engine.game
+        for _ in self.line:
+            game.undo()
+        self.line.clear()
+
+
+def _entry_lower(engine: Engine[Any], ply: int) -> tuple[Any, int]:
+    """(move, lower bound) of the table entry of the engine's game position at ``ply`` (the
+    compiled ``t_entry_lower``): the bound only when solved (-INF: none, or an upper bound;
+    move None: no entry).
+    """
+    table = getattr(engine, "tt", None)
+    entry = table.probe(engine.game.key()) if table is not None else None
+    if entry is None:
+        return None, -INF
+    if entry.depth < SOLVED or entry.bound == Bound.UPPER:
+        return entry.move, -INF
+    return entry.move, from_tt(entry.value, ply)
 
 
 def bisect(searcher: Engine[M], lo: int, hi: int, known: Interval | None = None) -> int:
@@ -104,9 +173,13 @@ def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> 
     region = (table.region(cast(SolveTable, searcher.game).solve_table_bits())
               if table is not None and capable(searcher.game, SolveTable)
               else contextlib.nullcontext())
+    line = _Line(searcher, known)
     with region:
-        return l_solve(_Line(searcher, known), known.lo, known.hi, weak,
-                       config.bisection == "pons", with_pv, config.guess_depth)[0]
+        try:
+            return l_solve(line, known.lo, known.hi, weak, config.bisection == "pons",
+                           with_pv, config.guess_depth)[0]
+        finally:
+            line.unwind()
 
 
 def solve(
