@@ -116,13 +116,13 @@ def line_finish(ctx: LineDriver, n: int) -> None:
 FULL_DEPTH = MAX_PLY - 1  # a search to the end of the game
 
 
-@inlined
+@kernel
 def l_half(x: int) -> int:
     """X / 2 rounded toward zero (C division)."""
     return -(-x // 2) if x < 0 else x // 2
 
 
-@inlined
+@kernel
 def l_next_probe(lo: int, hi: int) -> int:
     """Pons's probe (SearchConfig.bisection="pons"): the midpoint, moved out to half of the
     bound on its side of 0 when that is further out; lo <= probe < hi.
@@ -192,7 +192,7 @@ def l_walk(ctx: Any, value: int) -> bool:
     prove every other move of every position on the line no better.
     """
     target = value
-    n = 0
+    n = value - value  # 0, from an argument: no literal-typed copies of the hooks (DESIGN §5)
     while n < FULL_DEPTH:
         count, proven = line_moves(ctx, n, target)
         chosen = -1

@@ -514,13 +514,13 @@ def line_probe(ctx: tuple[State, Mem, Table], depth: int, alpha: int, beta: int)
     return t_root(state, depth + zero, alpha + zero, beta + zero, zero, mem, tt)
 
 
-@inlined
+@kernel
 def line_stopped(ctx: tuple[State, Mem, Table]) -> bool:
     """True when the last root search was stopped (node budget or stop word)."""
     return bool(ctx[1][C_ABORTED] != 0)
 
 
-@inlined
+@kernel
 def line_proved(ctx: tuple[State, Mem, Table], lo: int, hi: int, up: bool) -> None:
     """Keep the interval proved so far, and the root move that reached ``lo`` when ``up``."""
     mem = ctx[1]
@@ -530,7 +530,7 @@ def line_proved(ctx: tuple[State, Mem, Table], lo: int, hi: int, up: bool) -> No
         mem[C_LINE_MOVE] = mem[C_ROOTBEST]
 
 
-@inlined
+@kernel
 def t_entry_lower(state: State, ply: int, mem: Mem, tt: Table) -> tuple[int, int]:
     """(move, lower bound) of ``state``'s table entry at ``ply``: the bound only when solved
     (-INF: none, or an upper bound; move -1: no entry).
@@ -550,7 +550,7 @@ def t_entry_lower(state: State, ply: int, mem: Mem, tt: Table) -> tuple[int, int
     return move, t_from_tt((entry & V_MASK) - V_OFF, ply)
 
 
-@inlined
+@kernel
 def line_moves(ctx: tuple[State, Mem, Table], ply: int, value: int) -> tuple[int, bool]:
     """The walk's moves at ``ply`` (in the move list row of that ply, which searches below it
     leave alone) of a position whose value is ``value``: those a node of the search tries
@@ -605,7 +605,7 @@ def line_try(ctx: tuple[State, Mem, Table], ply: int, i: int, alpha: int, beta: 
                   ply + 1 + zero, mem, tt)
 
 
-@inlined
+@kernel
 def line_advance(ctx: tuple[State, Mem, Table], ply: int,
                  i: int) -> tuple[State, Mem, Table]:
     """Play the walk's i-th move at ``ply``: the line's move there (PV row 0)."""
@@ -615,7 +615,7 @@ def line_advance(ctx: tuple[State, Mem, Table], ply: int,
     return k_play(state, move), mem, tt
 
 
-@inlined
+@kernel
 def line_finish(ctx: tuple[State, Mem, Table], n: int) -> None:
     """The walk's n moves become the PV, its first the root's best move."""
     mem = ctx[1]
