@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -291,3 +292,28 @@ def test_compiled_solve_line_is_the_python_probe_sequence() -> None:
                 assert ours.stats.nodes == theirs.stats.nodes
             assert (ours.extra.get("lower"), ours.extra.get("upper")) == (
                 theirs.extra.get("lower"), theirs.extra.get("upper"))
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_an_exact_solve_walks_its_line_to_the_end_of_the_game(engine: str) -> None:
+    """``probes.l_walk``: the PV of an exact solve is a line of legal moves to a finished game
+    along which every position has the root's value (Connect Four's scores count stones, so a
+    child's value is its parent's negated), also with a table far smaller than the tree.
+    """
+    for position, capacity in (("3344553", 1 << 20), ("44455554221", 1 << 20),
+                               ("3344553", 1 << 6)):
+        game = load("connect4", position)
+        config = replace(solver_config(game), tt_capacity=capacity)
+        searcher = engine_for(game.copy(), config, engine=engine)
+        result = solve(searcher.game, searcher=searcher)
+        assert result.best_move == result.pv[0]
+        value = result.value
+        walked = game.copy()
+        for move in result.pv:
+            assert move in walked.legal_moves()
+            walked.play(move)
+            value = -value
+            if walked.outcome() is None:
+                check = engine_for(walked.copy(), solver_config(walked), engine="compiled")
+                assert solve(check.game, searcher=check, with_pv=False).value == value
+        assert walked.outcome() is not None
