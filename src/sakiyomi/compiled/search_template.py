@@ -628,7 +628,7 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
     """The one compiled entry point called from Python: ``op`` 0 is one search (``t_root``:
     depth a, window (b, c), of a node d plies below the root: 0 for a root search); ``op`` 1
     a whole solve (``sakiyomi.probes.l_solve``)
-    of the interval [a, b], weak if ``c & 1``, with the PV search if ``c & 2``, first guess at
+    of the interval [a, b], weak if ``c & 1``, with the PV walk if ``c & 2``, first guess at
     depth d.  A solve returns its value, or, when stopped (``mem[C_ABORTED]``), what
     ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV
     and root best move are those of its last search (one entry: one load from the cache).

@@ -191,7 +191,7 @@ def solve(
     ``searcher``: the engine to run on (``sakiyomi.engines.engine_for``; by default a Python
     ``Searcher`` over a copy of ``game``).  The returned value is the internal score (see
     ``sakiyomi.score``); for weak solves it is -1, 0 or +1.  ``result.extra['result']`` is
-    'win', 'draw' or 'loss'.  ``with_pv=False`` skips the open-window search that fills the
+    'win', 'draw' or 'loss'.  ``with_pv=False`` skips the walk that finds the
     principal variation of an exact solve (node counts then cover the value alone, as Pons
     counts them).
 
@@ -220,7 +220,7 @@ def solve(
             pv = ()
             best = None
     except SearchAborted:
-        if known.lo == known.hi and not weak:  # stopped in the PV search: the value stands
+        if known.lo == known.hi and not weak:  # stopped in the PV walk: the value stands
             return SearchResult(known.lo, cast(M | None, known.move), (), FULL_DEPTH,
                                 searcher.stats.copy(), searcher.stop.elapsed(),
                                 extra={"result": ("loss", "draw", "win")[sign(known.lo) + 1]})

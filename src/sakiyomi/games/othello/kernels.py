@@ -26,7 +26,7 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   empties (0: never) when solving, where a subtree costs far more than looking its children
   up;
 * ``TWO_BOUNDS`` (``BOUNDS2``) — table entries with a lower and an upper bound, so that the
-  solver's null-window probes (bisection, then the PV search) keep each other's proofs.
+  solver's null-window probes (bisection, then the PV walk) keep each other's proofs.
 
 Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
 ``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, ``POTENTIAL`` and ``LEAF_POTENTIAL`` (the
