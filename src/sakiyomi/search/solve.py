@@ -277,9 +277,8 @@ def _move_values(searcher: Engine[M], depth: int | None) -> tuple[list[MoveValue
                 _closed_form(position, False) if depth is None else None)
             if formula is not None:  # the game's formula (ClosedForm), as in solve()
                 child, pv = formula.value, formula.pv
-            elif depth is None:
-                child = exact_value(searcher)
-                searcher.search(FULL_DEPTH, child - 1, child + 1)
+            elif depth is None:  # a solve of the child: the bisection, then the PV walk
+                child = _line(searcher, Interval(*_bounds(position)), False, True)
                 pv = searcher.pv
             else:
                 child = searcher.search(max(0, depth - 1))
