@@ -317,3 +317,25 @@ def test_an_exact_solve_walks_its_line_to_the_end_of_the_game(engine: str) -> No
                 check = engine_for(walked.copy(), solver_config(walked), engine="compiled")
                 assert solve(check.game, searcher=check, with_pv=False).value == value
         assert walked.outcome() is not None
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_solve_stopped_in_its_walk_keeps_the_value_and_the_line_so_far(engine: str) -> None:
+    """A node budget that runs out after the bisection, inside the walk of the PV: the value
+    stands (complete) and the PV is the part of the full line walked until then.
+    """
+    game = load("connect4", "54253642437531")
+    config = replace(solver_config(game), tt_capacity=1 << 12)  # the walk has to search
+
+    def fresh(stop: StopSignal | None = None) -> Engine[Any]:
+        return engine_for(game.copy(), config, engine=engine, stop=stop)
+
+    full = solve(game, searcher=fresh())
+    bare = solve(game, searcher=fresh(), with_pv=False)
+    assert full.stats.nodes > bare.stats.nodes + 1000
+    budget = (full.stats.nodes + bare.stats.nodes) // 2
+    searcher = fresh(StopSignal(nodes=budget))
+    result = solve(searcher.game, searcher=searcher)
+    assert result.complete and result.value == full.value
+    assert 0 < len(result.pv) < len(full.pv) and full.pv[:len(result.pv)] == result.pv
+    assert result.best_move == full.best_move

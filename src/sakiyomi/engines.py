@@ -482,6 +482,8 @@ class CompiledEngine:
             known.lo, known.hi, move = self._search.line_interval()
             if move is not None:
                 known.move = move
+            if known.lo == known.hi:  # stopped in the PV walk: its moves so far
+                known.line = self.pv
             raise SearchAborted
         return int(value)
 

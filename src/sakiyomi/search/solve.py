@@ -34,11 +34,14 @@ def _bounds(game: object) -> tuple[int, int]:
 
 @dataclass(slots=True)
 class Interval:
-    """What a bisection knows so far: lo <= value <= hi, and a root move that reaches lo."""
+    """What a solve knows so far: lo <= value <= hi, a root move that reaches lo, and (when
+    stopped while walking the principal variation) the line walked until then.
+    """
 
     lo: int
     hi: int
     move: object = None
+    line: tuple[object, ...] = ()
 
 
 def exact_value(searcher: Engine[M], known: Interval | None = None) -> int:
@@ -178,6 +181,9 @@ def _line(searcher: Engine[Any], known: Interval, weak: bool, with_pv: bool) -> 
         try:
             return l_solve(line, known.lo, known.hi, weak, config.bisection == "pons",
                            with_pv, config.guess_depth)[0]
+        except SearchAborted:
+            known.line = tuple(line.line)  # the walk's moves so far (none: stopped before)
+            raise
         finally:
             line.unwind()
 
@@ -221,7 +227,9 @@ def solve(
             best = None
     except SearchAborted:
         if known.lo == known.hi and not weak:  # stopped in the PV walk: the value stands
-            return SearchResult(known.lo, cast(M | None, known.move), (), FULL_DEPTH,
+            line = cast(tuple[M, ...], known.line)
+            best = line[0] if line else cast(M | None, known.move)
+            return SearchResult(known.lo, best, line, FULL_DEPTH,
                                 searcher.stats.copy(), searcher.stop.elapsed(),
                                 extra={"result": ("loss", "draw", "win")[sign(known.lo) + 1]})
         move = cast(M | None, known.move)
