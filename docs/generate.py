@@ -120,10 +120,11 @@ def d_solve(game: str, positions: str) -> str:
     stdin = "\n".join(positions.split(",")) + "\n"
     command = ["solve", game, "-", "--json"]
     records = [json.loads(line) for line in sakiyomi(command, stdin).splitlines()]
-    body = [[r["position"], r["result"], r["value"], r["best_move"], r["nodes"]]
-            for r in records]
+    body = [[r["position"], r["result"], r["value"], r["best_move"], r["nodes"],
+             " ".join(r["pv"])] for r in records]
     return (console(command, stdin) + "\n"
-            + table(["position", "result", "value", "best move", "nodes"], body))
+            + table(["position", "result", "value", "best move", "nodes",
+                     "principal variation"], body))
 
 
 def d_algorithms() -> str:
