@@ -486,7 +486,7 @@ def test_pure_python_kernels_under_numba_disable_jit(tmp_path: Path) -> None:
                 search.reset()
                 state = module.make_state(*game.kernel_state())
                 if game.outcome() is not None:
-                    print(text, "finished", module.k_outcome(state, 0)[1])
+                    print(text, "finished", module.p_outcome(state, 0)[1])
                     break
                 engine = CompiledEngine(game.copy(), config, workspace=search)
                 fast = solve(engine.game, weak=weak, searcher=engine)

@@ -53,7 +53,18 @@ U: Callable[[int], Any] = int
 
 
 def kernel(function: F) -> F:
-    """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it)."""
+    """Plain-Python stand-in for ``numba.njit(cache=True)`` (the generated header replaces it).
+
+    In a generated module a kernel has no Python wrapper: it is called from compiled code
+    only (a Python caller of the numba build uses an ``entry`` function instead).
+    """
+    return function
+
+
+def entry(function: F) -> F:
+    """The generated module's ``entry``: ``kernel`` with the wrappers that let Python call it
+    (``t_run``, ``t_block``, perft, the playouts); the identity in plain Python.
+    """
     return function
 
 

@@ -18,7 +18,7 @@ PERFT = '''
 # ---- perft (sakiyomi.compiled.perft) ----
 
 
-@kernel
+@entry
 def f_perft(state, depth, buf, ply):
     """Leaves of the legal-move tree ``depth`` plies below ``state``; the moves of ply ``ply``
     are written at ``buf[ply * MAX_MOVES:]``.

@@ -40,7 +40,7 @@ def p_random(rng, count):
     return int(((x * P_MULT) & P_WORD) >> P_HIGH) % count
 
 
-@kernel
+@entry
 def p_playout(state, rng, buf, smart):
     """(value for the side to move in ``state``, plies): random moves to the end (the
     game's ``k_search_moves`` when ``smart``), scored by ``k_outcome``.
@@ -58,7 +58,7 @@ def p_playout(state, rng, buf, smart):
         plies += 1
 
 
-@kernel
+@entry
 def p_child(state, move, rng, buf, smart):
     """The new tree position after ``move`` and its first evaluation: (child state,
     finished, value for the child's side to move, playout plies).
@@ -71,10 +71,16 @@ def p_child(state, move, rng, buf, smart):
     return child, False, value, plies
 
 
-@kernel
+@entry
 def p_moves(state, buf):
     """The legal moves of ``state`` written at ``buf[0:]``; their number."""
     return k_legal_moves(state, buf, 0)
+
+
+@entry
+def p_outcome(state, ply):
+    """``k_outcome`` for Python callers (the kernels themselves have no Python wrapper)."""
+    return k_outcome(state, ply)
 '''
 
 
@@ -99,7 +105,7 @@ class KernelWalker:
         self._root = module.make_state(*root)
         self._states: list[Any] = [self._root]
         self._fresh: tuple[bool, int, int] | None = None
-        finished, value = module.k_outcome(self._root, 0)
+        finished, value = module.p_outcome(self._root, 0)
         self._root_status = int(value) if finished else None
 
     @staticmethod
@@ -111,7 +117,7 @@ class KernelWalker:
         buf = np.zeros(max(int(module.MAX_MOVES), 1) * 2, dtype=np.int64)
         rng = np.array([1], dtype=np.uint64)
         count = module.p_moves(state, buf)
-        module.k_outcome(state, 0)
+        module.p_outcome(state, 0)
         if count:
             child = module.p_child(state, int(buf[0]), rng, buf, False)[0]
             module.p_playout(module.make_state(*child), rng, buf, True)
@@ -141,7 +147,7 @@ class KernelWalker:
             return fresh[1] if fresh[0] else None
         if len(self._states) == 1:
             return self._root_status
-        finished, value = self._module.k_outcome(self._states[-1], 0)
+        finished, value = self._module.p_outcome(self._states[-1], 0)
         return int(value) if finished else None
 
     def moves(self) -> list[int]:

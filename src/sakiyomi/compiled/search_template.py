@@ -44,6 +44,7 @@ from sakiyomi.compiled.kernel_api import (
     State,
     Table,
     clock_ns,
+    entry,
     inlined,
     k_bounds,
     k_bounds_moves,
@@ -623,7 +624,7 @@ def line_finish(ctx: tuple[State, Mem, Table], n: int) -> None:
     mem[C_ROOTBEST] = mem[PV] if n > 0 else -1
 
 
-@kernel
+@entry
 def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: Table) -> int:
     """The one compiled entry point called from Python: ``op`` 0 is one search (``t_root``:
     depth a, window (b, c), of a node d plies below the root: 0 for a root search); ``op`` 1
@@ -655,7 +656,7 @@ def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: T
 BLOCK_FIELDS = 7  # t_block's row per line: status, value, nodes, leaves, best, PV length, ns
 
 
-@kernel
+@entry
 def t_block(text: Any, starts: Mem, ends: Mem, c: int, d: int, blank: Mem, out: Mem,
             pvs: Mem, mem: Mem, tt: Table) -> int:
     """A batch of solves in one call: line i is ``text[starts[i]:ends[i]]`` (ASCII bytes),

@@ -54,14 +54,19 @@ PROBES_MODULE = "sakiyomi.probes"
 # t_search itself); without it the Connect Four block solves End-Easy lines in 3.3 us instead
 # of 5.9 and Middle-Medium ones in 2.4 ms instead of 4.0.  The price: compiled code may not
 # allocate (no np.empty, no slice assignment that might copy); scratch memory comes with the
-# workspace (``kernel_api.SCRATCH``).
+# workspace (``kernel_api.SCRATCH``).  Only the entry points Python calls (``entry``: t_run,
+# t_block, perft and the playouts) get numba's CPython and cfunc wrappers; every other
+# function of the module is called from compiled code alone, and generating and optimising
+# the two wrappers of each was about 0.6 of a first run's 5.1 CPU-s of compilation.
 HEADER_NUMBA = """\
 from __future__ import annotations
 from typing import Any
 import numpy as np
 from numba import njit
-kernel = njit(cache=True, nogil=True, _nrt=False)
-inlined = njit(cache=True, nogil=True, _nrt=False, inline="always")
+entry = njit(cache=True, nogil=True, _nrt=False)
+_inner = dict(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+kernel = njit(**_inner)
+inlined = njit(inline="always", **_inner)
 U = np.uint64
 from sakiyomi.compiled.prefetch import prefetch
 from sakiyomi.compiled.clock import clock_ns
@@ -73,6 +78,7 @@ from typing import Any
 def kernel(function):
     return function
 inlined = kernel
+entry = kernel
 def prefetch(table, index):
     pass
 from time import monotonic_ns as clock_ns
