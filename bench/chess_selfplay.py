@@ -42,7 +42,15 @@ VARIANTS: dict[str, SearchConfig] = {
     "rfp-wide": replace(CHESS_CONFIG, reverse_futility_margins=(0, 120, 240, 360)),
     "no-rfp": replace(CHESS_CONFIG, reverse_futility_margins=()),
     "lmp": replace(CHESS_CONFIG, late_move_counts=(0, 6, 10, 16)),
+    # think(partial=False): the move of the last completed iteration only (the engine before
+    # session 17 threw away the iteration a node or time limit cut short).
+    "no-partial": CHESS_CONFIG,
+    "malus": replace(CHESS_CONFIG, history_malus=True),
+    "counter": replace(CHESS_CONFIG, counter_moves=True),
+    "lmr-log": replace(CHESS_CONFIG, lmr_divisor=2.25),
 }
+# Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
+NO_PARTIAL = frozenset({"no-partial"})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -62,6 +70,7 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
     """One game; returns (number, the candidate's score, plies, how it ended)."""
     number, candidate, base, nodes, opening_plies, max_plies, seed = job
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
+    partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -77,7 +86,8 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
         answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
-                          tt=tables[is_candidate], config=configs[is_candidate])
+                          tt=tables[is_candidate], config=configs[is_candidate],
+                          partial=partial[is_candidate])
         assert answer is not None
         board.push(answer)
     score = 0.5 if winner is None else float((winner == chess.WHITE) == candidate_white)
