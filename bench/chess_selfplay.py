@@ -49,7 +49,6 @@ VARIANTS: dict[str, SearchConfig] = {
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
     "lmr-log": replace(CHESS_CONFIG, lmr_divisor=2.25),
-    "iir": replace(CHESS_CONFIG, iir_depth=4),
     "see-tactical": CHESS_CONFIG,
     # The three pruning rules together (session 17: 2.3x fewer nodes to depth 5 on five
     # middlegames of our own).

@@ -4,7 +4,6 @@ futility, late-move pruning, reverse futility)."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import chess
 import pytest
@@ -35,7 +34,6 @@ ONE_SWITCH = {
     "reverse_futility": SearchConfig(reverse_futility_margins=(0, 90, 180, 270)),
     "counter_moves": SearchConfig(counter_moves=True),
     "history_malus": SearchConfig(history_malus=True),
-    "iir": SearchConfig(iir_depth=3),
 }
 
 
@@ -44,7 +42,7 @@ def test_switches_are_off_by_default() -> None:
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
                 or config.mate_distance or config.late_move_counts or config.lmr_divisor
                 or config.reverse_futility_margins or config.counter_moves
-                or config.history_malus or config.iir_depth)
+                or config.history_malus)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
@@ -125,16 +123,3 @@ def test_reverse_futility_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece
     assert pruned.stats.nodes < plain.stats.nodes
     assert plain.best_move == pruned.best_move == chess.Move.from_uci("c4d5")
 
-
-def test_internal_iterative_reduction_needs_fewer_nodes_and_does_nothing_without_a_table(
-) -> None:
-    # Our own position (a quiet Italian middlegame), searched to depth 5 by iterative deepening.
-    board = chess.Board("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 1 6")
-    plain = run(Searcher(ChessGame(board.copy()), SELECTIVE), Limits(depth=5))
-    reduced = run(Searcher(ChessGame(board.copy()), replace(SELECTIVE, iir_depth=3)),
-                  Limits(depth=5))
-    assert reduced.stats.nodes < plain.stats.nodes
-    no_table = replace(SELECTIVE, tt=False)
-    a = Searcher(ChessGame(board.copy()), no_table)
-    b = Searcher(ChessGame(board.copy()), replace(no_table, iir_depth=3))
-    assert a.search(3) == b.search(3) and a.stats == b.stats

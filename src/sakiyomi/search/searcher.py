@@ -131,11 +131,6 @@ class SearchConfig:
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
     mate_distance: bool = False
-    # Internal iterative reduction (0: off): a node below the root with at least this much
-    # depth left and no move from the table (a node the previous iterations never searched,
-    # so its ordering is a guess) is searched a ply shallower; the next iteration, finding
-    # the move this one stores, searches it at full depth.  Needs the table.
-    iir_depth: int = 0
 
 
 def _reduction_table(divisor: float) -> tuple[tuple[int, ...], ...]:
@@ -287,7 +282,6 @@ class Searcher(Generic[M]):
         check_every = config.check_every
         pvs = config.pvs
         mate_distance = config.mate_distance
-        iir_depth = config.iir_depth if tt is not None else 0
         ordering = config.ordering
         presort_depth = config.presort_depth
         path_check = self._path_check
@@ -470,10 +464,6 @@ class Searcher(Generic[M]):
                                 tracer.tt_hit(ply, value, bound)
                                 tracer.leave(ply, value, bound)
                             return value
-
-            # 2b. Internal iterative reduction (switch): no table move, a ply less.
-            if iir_depth and depth >= iir_depth and tt_move is None and ply > 0:
-                depth -= 1
 
             # 3. Depth exhausted: static evaluation, or quiescence over noisy moves.
             if depth <= 0 or ply >= top:
