@@ -122,4 +122,3 @@ def test_reverse_futility_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece
     pruned = run(Searcher(ChessGame(board.copy()), config), Limits(depth=4))
     assert pruned.stats.nodes < plain.stats.nodes
     assert plain.best_move == pruned.best_move == chess.Move.from_uci("c4d5")
-
