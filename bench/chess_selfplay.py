@@ -39,21 +39,20 @@ from sakiyomi.tt import TranspositionTable
 # Candidate settings by name, each a change of the engine's settings.
 VARIANTS: dict[str, SearchConfig] = {
     "engine": CHESS_CONFIG,
-    "rfp": replace(CHESS_CONFIG, reverse_futility_margins=(0, 90, 180, 270)),
     "rfp-wide": replace(CHESS_CONFIG, reverse_futility_margins=(0, 120, 240, 360)),
     "no-rfp": replace(CHESS_CONFIG, reverse_futility_margins=()),
-    "lmp": replace(CHESS_CONFIG, late_move_counts=(0, 6, 10, 16)),
+    "no-lmp": replace(CHESS_CONFIG, late_move_counts=()),
+    "no-lmr-log": replace(CHESS_CONFIG, lmr_divisor=0.0),
+    # The engine before session 17 adopted the three pruning rules (log LMR 2.25, reverse
+    # futility 90/180/270, late-move pruning 6/10/16; "sel" against it when measured).
+    "no-sel": replace(CHESS_CONFIG, lmr_divisor=0.0, reverse_futility_margins=(),
+                      late_move_counts=()),
     # think(partial=False): the move of the last completed iteration only (the engine before
     # session 17 threw away the iteration a node or time limit cut short).
     "no-partial": CHESS_CONFIG,
+    "see-tactical": CHESS_CONFIG,
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
-    "lmr-log": replace(CHESS_CONFIG, lmr_divisor=2.25),
-    "see-tactical": CHESS_CONFIG,
-    # The three pruning rules together (session 17: 2.3x fewer nodes to depth 5 on five
-    # middlegames of our own).
-    "sel": replace(CHESS_CONFIG, lmr_divisor=2.25, reverse_futility_margins=(0, 90, 180, 270),
-                   late_move_counts=(0, 6, 10, 16)),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})

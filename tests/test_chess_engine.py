@@ -56,20 +56,28 @@ def _reply_mated(board: chess.Board, reply: chess.Move) -> bool:
 
 
 def test_a_stopped_iteration_plays_a_root_move_that_raised_alpha_in_it() -> None:
-    # Black mates in two (a7a2), which the search sees from depth 3; at budgets where depth 2
-    # is complete and depth 3 is stopped part-way, partial=False keeps depth 2's move, and
-    # partial=True plays another move only when depth 3 has proven it better: the mate.
+    # Black mates in two (a7a2).  An unlimited search finds it at some depth D; at budgets
+    # where depth D - 1 is complete and depth D is stopped part-way, partial=False keeps the
+    # earlier move, and partial=True plays another move only when depth D has proven it
+    # better: the mate.
     board = chess.Board("4k2r/rb6/2p1P3/8/6n1/8/N2PPPP1/3K1B1q b k - 2 27")
     assert mate_in(board, 2) and not mate_in(board, 1)
+    done: list[tuple[chess.Move, int]] = []  # (best move, nodes) at each completed depth
+    think(board.copy(), Limits(depth=8), StopSignal(), tt=table_for(1),
+          on_info=lambda info: done.append((info.pv[0], info.stats.nodes)))
+    found = next(d for d, (move, _) in enumerate(done) if _mates_in_two_with(board, move))
+    assert found > 0, "the mate is seen only after a first iteration without it"
+    low, high = done[found - 1][1], done[found][1]
     changed = 0
-    for nodes in range(600, 1100, 20):
+    for nodes in range(low + 1, high, max(1, (high - low) // 60)):
         kept, info = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
                            tt=table_for(1), partial=False)
         assert info is not None and kept == info.pv[0]
+        assert info.depth == found  # depths count from 1
         move, info = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
                            tt=table_for(1))
         assert info is not None and move is not None
         if move != info.pv[0]:
             changed += 1
             assert _mates_in_two_with(board, move), (nodes, move)
-    assert changed > 0  # some budget stops depth 3 after the mate was found, before its end
+    assert changed > 0  # some budget stops depth D after the mate was found, before its end
