@@ -30,6 +30,7 @@ from dataclasses import replace
 
 import chess
 
+from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG, think
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig
@@ -38,11 +39,26 @@ from sakiyomi.tt import TranspositionTable
 # Candidate settings by name, each a change of the engine's settings.
 VARIANTS: dict[str, SearchConfig] = {
     "engine": CHESS_CONFIG,
-    "rfp": replace(CHESS_CONFIG, reverse_futility_margins=(0, 90, 180, 270)),
     "rfp-wide": replace(CHESS_CONFIG, reverse_futility_margins=(0, 120, 240, 360)),
     "no-rfp": replace(CHESS_CONFIG, reverse_futility_margins=()),
-    "lmp": replace(CHESS_CONFIG, late_move_counts=(0, 6, 10, 16)),
+    "no-lmp": replace(CHESS_CONFIG, late_move_counts=()),
+    "no-lmr-log": replace(CHESS_CONFIG, lmr_divisor=0.0),
+    # The engine before session 17 adopted the three pruning rules (log LMR 2.25, reverse
+    # futility 90/180/270, late-move pruning 6/10/16; "sel" against it when measured).
+    "no-sel": replace(CHESS_CONFIG, lmr_divisor=0.0, reverse_futility_margins=(),
+                      late_move_counts=()),
+    # think(partial=False): the move of the last completed iteration only (the engine before
+    # session 17 threw away the iteration a node or time limit cut short).
+    "no-partial": CHESS_CONFIG,
+    "see-tactical": CHESS_CONFIG,
+    "malus": replace(CHESS_CONFIG, history_malus=True),
+    "counter": replace(CHESS_CONFIG, counter_moves=True),
 }
+# Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
+NO_PARTIAL = frozenset({"no-partial"})
+# Variants with ChessGame.LOSING_CAPTURES_QUIET off (captures losing material by exchange
+# evaluation searched like any capture: never reduced or pruned).
+LOSING_CAPTURES_TACTICAL = frozenset({"see-tactical"})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -62,6 +78,9 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
     """One game; returns (number, the candidate's score, plies, how it ended)."""
     number, candidate, base, nodes, opening_plies, max_plies, seed = job
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
+    partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
+    see_quiet = {True: candidate not in LOSING_CAPTURES_TACTICAL,
+                 False: base not in LOSING_CAPTURES_TACTICAL}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -76,8 +95,10 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
             winner, reason = None, "ply limit"
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
+        ChessGame.LOSING_CAPTURES_QUIET = see_quiet[is_candidate]
         answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
-                          tt=tables[is_candidate], config=configs[is_candidate])
+                          tt=tables[is_candidate], config=configs[is_candidate],
+                          partial=partial[is_candidate])
         assert answer is not None
         board.push(answer)
     score = 0.5 if winner is None else float((winner == chess.WHITE) == candidate_white)

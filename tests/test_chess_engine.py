@@ -6,6 +6,7 @@ import chess
 
 from sakiyomi.protocols.chess_engine import first_choice, table_for, think
 from sakiyomi.search.limits import Limits, StopSignal
+from tests.chess_support import mate_in
 
 
 def _board(moves: str) -> chess.Board:
@@ -32,3 +33,51 @@ def test_first_choice_prefers_the_table_move_and_handles_finished_positions() ->
     best, _ = think(board, Limits(depth=3), StopSignal(), tt=tt)
     assert first_choice(board, tt) == best
     assert first_choice(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) is None  # stalemate
+
+
+def _mates_in_two_with(board: chess.Board, move: chess.Move) -> bool:
+    """``move`` mates at once or forces mate next move (brute force, independent of us)."""
+    board.push(move)
+    try:
+        if board.is_checkmate():
+            return True
+        return not board.is_game_over() and all(
+            _reply_mated(board, reply) for reply in list(board.legal_moves))
+    finally:
+        board.pop()
+
+
+def _reply_mated(board: chess.Board, reply: chess.Move) -> bool:
+    board.push(reply)
+    try:
+        return mate_in(board, 1)
+    finally:
+        board.pop()
+
+
+def test_a_stopped_iteration_plays_a_root_move_that_raised_alpha_in_it() -> None:
+    # Black mates in two (a7a2).  An unlimited search finds it at some depth D; at budgets
+    # where depth D - 1 is complete and depth D is stopped part-way, partial=False keeps the
+    # earlier move, and partial=True plays another move only when depth D has proven it
+    # better: the mate.
+    board = chess.Board("4k2r/rb6/2p1P3/8/6n1/8/N2PPPP1/3K1B1q b k - 2 27")
+    assert mate_in(board, 2) and not mate_in(board, 1)
+    done: list[tuple[chess.Move, int]] = []  # (best move, nodes) at each completed depth
+    think(board.copy(), Limits(depth=8), StopSignal(), tt=table_for(1),
+          on_info=lambda info: done.append((info.pv[0], info.stats.nodes)))
+    found = next(d for d, (move, _) in enumerate(done) if _mates_in_two_with(board, move))
+    assert found > 0, "the mate is seen only after a first iteration without it"
+    low, high = done[found - 1][1], done[found][1]
+    changed = 0
+    for nodes in range(low + 1, high, max(1, (high - low) // 60)):
+        kept, info = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+                           tt=table_for(1), partial=False)
+        assert info is not None and kept == info.pv[0]
+        assert info.depth == found  # depths count from 1
+        move, info = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+                           tt=table_for(1))
+        assert info is not None and move is not None
+        if move != info.pv[0]:
+            changed += 1
+            assert _mates_in_two_with(board, move), (nodes, move)
+    assert changed > 0  # some budget stops depth D after the mate was found, before its end

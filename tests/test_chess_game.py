@@ -21,6 +21,7 @@ from sakiyomi.game import (
 )
 from sakiyomi.games import load
 from sakiyomi.games.chess import ChessGame, from_position
+from sakiyomi.games.chess_see import see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
 
@@ -199,15 +200,31 @@ def _sampled_boards(count: int, seed: int) -> list[chess.Board]:
 def test_legal_moves_and_tests_equal_python_chess_move_for_move() -> None:
     # The adapter filters python-chess's pseudo-legal moves itself: same moves, same order.
     cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    losing_seen = 0
     for board in cases + _sampled_boards(1500, seed=21):
         game = ChessGame(board)
         assert game.legal_moves() == list(board.generate_legal_moves()), board.fen()
-        for move in game.legal_moves():
+        moves = game.legal_moves()
+        for move, hint in zip(moves, game.move_hints(moves), strict=True):
+            # a capture that loses material by exchange evaluation is quiet for the search,
+            # ranked below the quiet moves (hint < 0) by the same test
+            losing = board.is_capture(move) and hint < 0
             assert game.is_tactical(move) == (move.promotion is not None
-                                              or board.is_capture(move)), board.fen()
+                                              or (board.is_capture(move) and not losing)), \
+                board.fen()
+            if losing:
+                assert see(board, move) < 0
+                losing_seen += 1
+            ChessGame.LOSING_CAPTURES_QUIET = False
+            try:
+                assert game.is_tactical(move) == (move.promotion is not None
+                                                  or board.is_capture(move)), board.fen()
+            finally:
+                ChessGame.LOSING_CAPTURES_QUIET = True
         expected_outcome = board.outcome(claim_draw=False)
         got = ChessGame(board).outcome()  # a fresh game: no move list generated yet
         assert (got is None) == (expected_outcome is None), board.fen()
+    assert losing_seen > 0
 
 
 @pytest.mark.parametrize("fen", STALEMATES)

@@ -89,6 +89,10 @@ class ChessGame:
     """A chess position and its history over ``chess.Board`` (standard chess)."""
 
     ACYCLIC = False
+    # Captures that lose material by exchange evaluation count as quiet for the search's
+    # reductions and pruning (``is_tactical``).  A class setting, so that
+    # bench/chess_selfplay.py can play the engine with and without it in one process.
+    LOSING_CAPTURES_QUIET = True
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -420,13 +424,23 @@ class ChessGame:
         return sum(1 for i in range(n, self._resets[n] - 1, -2) if keys[i] == keys[n])
 
     def is_tactical(self, move: chess.Move) -> bool:
-        """Captures (en passant too) and promotions."""
+        """Captures (en passant too) and promotions; with ``LOSING_CAPTURES_QUIET``, not a
+        capture that loses material by static exchange evaluation (the test ``move_hints``
+        ranks such captures below the quiet moves by): the search then reduces and prunes it
+        like a quiet move instead of searching it at full depth at every node.
+        """
         if move.promotion is not None:
             return True
         b = self.board
         to = move.to_square
-        return bool(b.occupied_co[not b.turn] & _BB[to]) or (
-            to == b.ep_square and bool(b.pawns & _BB[move.from_square]))
+        if b.occupied_co[not b.turn] & _BB[to]:
+            if not self.LOSING_CAPTURES_QUIET:
+                return True
+            victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
+            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
+            return not (attacker > victim and b.is_attacked_by(not b.turn, to)
+                        and see(b, move) < 0)
+        return to == b.ep_square and bool(b.pawns & _BB[move.from_square])
 
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
