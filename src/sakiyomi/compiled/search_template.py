@@ -557,9 +557,9 @@ def line_moves(ctx: tuple[State, Mem, Table], ply: int, value: int) -> tuple[int
     leave alone) of a position whose value is ``value``: those a node of the search tries
     (with the game's shortcuts, its search moves: kernels may rely on the move above a node
     being one of them), none once the game is over.  First the move proved on the line, if
-    one is: at ply 0 the bisection's, else
-    the one ``line_try`` kept when it searched this position, or the table's when its entry
-    is a solved lower bound >= ``value``; else the table's move (not proved).
+    one is: at ply 0 the bisection's, else the one ``line_try`` kept when it searched this
+    position, or the table's when its entry is a solved lower bound >= ``value``; else the
+    table's move (not proved).
     """
     state, mem, tt = ctx
     base = MOVES + ply * MAX_MOVES
@@ -628,11 +628,11 @@ def line_finish(ctx: tuple[State, Mem, Table], n: int) -> None:
 def t_run(state: State, op: int, a: int, b: int, c: int, d: int, mem: Mem, tt: Table) -> int:
     """The one compiled entry point called from Python: ``op`` 0 is one search (``t_root``:
     depth a, window (b, c), of a node d plies below the root: 0 for a root search); ``op`` 1
-    a whole solve (``sakiyomi.probes.l_solve``)
-    of the interval [a, b], weak if ``c & 1``, with the PV walk if ``c & 2``, first guess at
-    depth d.  A solve returns its value, or, when stopped (``mem[C_ABORTED]``), what
-    ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV
-    and root best move are those of its last search (one entry: one load from the cache).
+    a whole solve (``sakiyomi.probes.l_solve``) of the interval [a, b], weak if ``c & 1``,
+    with the PV walk if ``c & 2``, first guess at depth d.  A solve returns its value, or,
+    when stopped (``mem[C_ABORTED]``), what ``mem[C_LINE_LO]``, ``mem[C_LINE_HI]`` and
+    ``mem[C_LINE_MOVE]`` (-1: none) hold; its PV and root best move are the walk's (with the
+    PV) or those of its last search (one entry: one load from the cache).
     """
     full = mem[C_FULL_MASK]
     if op == 0:
