@@ -19,6 +19,7 @@ from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
 from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
 from sakiyomi.games.othello.endgame import count_last_flips, neighbours, new_buffer, solve_ordered
+from sakiyomi.games.othello.rules import legal_moves
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
 from sakiyomi.search.searcher import SearchConfig, Searcher
@@ -169,7 +170,8 @@ def test_leaf_solver_switches_agree_with_negamax() -> None:
                     (8, 0, 1, 0, 0)):
                 for alpha, beta in ((-64, 64), (-1, 1), (10, 11)):
                     stats = np.zeros(8, dtype=np.int64)
-                    v = int(solve_ordered(p, o, alpha, beta, shallow, parity, stability,
+                    moves = np.uint64(legal_moves(p, o))
+                    v = int(solve_ordered(p, o, moves, alpha, beta, shallow, parity, stability,
                                           fastest, new_buffer(), 0, stats, potential))
                     full = (alpha, beta) == (-64, 64)
                     if full:

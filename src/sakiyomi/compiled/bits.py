@@ -1,6 +1,7 @@
-"""64-bit bit tricks for bitboard kernels: popcount and lowest-set-bit index.
+"""64-bit bit tricks for bitboard kernels: popcount, lowest- and highest-set-bit index.
 
-Compiled, they are single LLVM instructions (``llvm.ctpop.i64``, ``llvm.cttz.i64``) through
+Compiled, they are single LLVM instructions (``llvm.ctpop.i64``, ``llvm.cttz.i64``,
+``llvm.ctlz.i64``) through
 numba intrinsics; without numba, or under ``NUMBA_DISABLE_JIT=1`` (tests, coverage), the same
 names are plain Python functions, so kernels written against them run either way.
 """
@@ -43,6 +44,10 @@ def _py_lowest_bit(x: Any) -> int:
     return (v & -v).bit_length() - 1
 
 
+def _py_highest_bit(x: Any) -> int:
+    return int(x).bit_length() - 1
+
+
 if _JIT:
     ir: Any = importlib.import_module("llvmlite.ir")
     types: Any = _numba.types
@@ -66,8 +71,18 @@ if _JIT:
 
         return sig, codegen
 
+    def _ctlz_typer(typingctx: Any, x: Any) -> Any:
+        sig = types.int64(types.uint64)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+        return sig, codegen
+
     _ctpop = intrinsic(_ctpop_typer)
     _cttz = intrinsic(_cttz_typer)
+    _ctlz = intrinsic(_ctlz_typer)
 
     def _jit_popcount(x: Any) -> Any:
         """Number of set bits of a uint64."""
@@ -77,9 +92,16 @@ if _JIT:
         """Index of the lowest set bit of a non-zero uint64."""
         return _cttz(x)
 
+    def _jit_highest_bit(x: Any) -> Any:
+        """Index of the highest set bit of a non-zero uint64."""
+        return 63 - _ctlz(x)
+
     popcount: Callable[[Any], Any] = _numba_njit(cache=True, inline="always")(_jit_popcount)
     lowest_bit: Callable[[Any], Any] = _numba_njit(cache=True, inline="always")(
         _jit_lowest_bit)
+    highest_bit: Callable[[Any], Any] = _numba_njit(cache=True, inline="always")(
+        _jit_highest_bit)
 else:
     popcount = _py_popcount
     lowest_bit = _py_lowest_bit
+    highest_bit = _py_highest_bit

@@ -328,12 +328,12 @@ def solve_three(p: Any, o: Any, empties: Any, alpha: Any, beta: Any, use_parity:
 
 
 MOVE_SLOTS = 34  # room for the moves of one node in the ordering buffer
-BUFFER_ROWS = 3  # per move: its square, its ordering score, the discs it flips
+BUFFER_ROWS = 4  # per move: its square, its ordering score, the discs it flips, the replies
 
 
 def new_buffer(levels: int = 64) -> Any:
-    """Scratch space for ``solve_ordered``: squares, scores and flipped discs of the moves,
-    per level.
+    """Scratch space for ``solve_ordered``: squares, scores, flipped discs and the opponent's
+    replies of the moves, per level.
     """
     return np.zeros((BUFFER_ROWS, levels * MOVE_SLOTS), dtype=np.int64)
 
@@ -344,7 +344,10 @@ def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any) -> Any
     if move == PASS:
         return np.int64(0)
     odd = odd_quadrants(~(p | o)) if use_parity else ZERO
-    return move_score(p, o, move, flips(p, o, move), odd, use_parity, potential)
+    f = flips(p, o, move)
+    bit = ONE << U64(move)
+    mine = p | f | bit
+    return move_score(mine, o ^ f, legal_moves(o ^ f, mine), bit, odd, use_parity, potential)
 
 
 @njit
@@ -356,18 +359,16 @@ def neighbours(x: Any) -> Any:
 
 
 @njit
-def move_score(p: Any, o: Any, sq: Any, f: Any, odd: Any, use_parity: Any,
+def move_score(mine: Any, theirs: Any, replies: Any, bit: Any, odd: Any, use_parity: Any,
                potential: Any) -> Any:
-    """Fastest-first: fewer opponent replies (corner replies twice), with weight ``potential``
-    fewer empty squares next to the mover's discs (the opponent's potential mobility), corners,
-    odd regions.  ``f``: the discs the move flips (``flips``), which the caller keeps.
+    """Fastest-first score of the move on ``bit`` that left the mover with ``mine`` and the
+    opponent with ``theirs`` and ``replies`` (their legal moves, which the caller keeps for the
+    child): fewer replies (corner replies twice), with weight ``potential`` fewer empty squares
+    next to the mover's discs (the opponent's potential mobility), corners, odd regions.
     """
-    bit = ONE << U64(sq)
-    mine = p | f | bit
-    replies = legal_moves(o ^ f, mine)
     score = -4 * (np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS)))
     if potential:
-        score -= potential * np.int64(popcount(neighbours(mine) & ~(mine | o)))
+        score -= potential * np.int64(popcount(neighbours(mine) & ~(mine | theirs)))
     if bit & CORNERS:
         score += 2
     if use_parity and bit & odd:
@@ -376,12 +377,14 @@ def move_score(p: Any, o: Any, sq: Any, f: Any, odd: Any, use_parity: Any,
 
 
 @njit
-def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parity: Any,
-                  use_stability: Any, fastest: Any, buf: Any, level: Any, stats: Any,
-                  potential: Any) -> Any:
+def solve_ordered(p: Any, o: Any, moves: Any, alpha: Any, beta: Any, shallow: Any,
+                  use_parity: Any, use_stability: Any, fastest: Any, buf: Any, level: Any,
+                  stats: Any, potential: Any) -> Any:
     """Exact fail-soft value without TT but with fastest-first ordering (``fastest``; else
     board order; ``potential``: ``move_score``'s weight), down to ``shallow`` empties where
-    ``solve_shallow`` (parity order) takes over.
+    ``solve_shallow`` (parity order) takes over.  ``moves``: ``legal_moves(p, o)`` as a uint64
+    (a Python int would compile an int64 variant), which the parent computed to order this
+    node (not read at ``shallow`` empties or fewer).
     """
     empties = ~(p | o)
     n = np.int64(popcount(empties))
@@ -393,27 +396,32 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
         if bound <= alpha:
             stats[LEAVES] += 1
             return bound
-    moves = legal_moves(p, o)
     if moves == ZERO:
-        if legal_moves(o, p) == ZERO:
+        replies = legal_moves(o, p)
+        if replies == ZERO:
             stats[LEAVES] += 1
             return final_score(p, o)
-        return -solve_ordered(o, p, -beta, -alpha, shallow, use_parity, use_stability,
-                              fastest, buf, level + 1, stats, potential)
+        return -solve_ordered(o, p, replies, -beta, -alpha, shallow, use_parity,
+                              use_stability, fastest, buf, level + 1, stats, potential)
     base = level * MOVE_SLOTS
     sqs = buf[0]
     scores = buf[1]
     flipped = buf[2].view(U64)  # each move's flips, computed once for its score and its play
+    answers = buf[3].view(U64)  # the opponent's moves after it: the child's ``moves``
     odd = odd_quadrants(empties) if use_parity else ZERO
     count = 0
     while moves:
         sq = lowest_bit(moves)
         moves &= moves - ONE
         f = flips(p, o, sq)
+        bit = ONE << U64(sq)
+        mine = p | f | bit
+        replies = legal_moves(o ^ f, mine)
         sqs[base + count] = sq
         flipped[base + count] = f
-        scores[base + count] = (move_score(p, o, sq, f, odd, use_parity, potential)
-                                if fastest else 0)
+        answers[base + count] = replies
+        scores[base + count] = (move_score(mine, o ^ f, replies, bit, odd, use_parity,
+                                           potential) if fastest else 0)
         count += 1
     best = np.int64(-INF)
     a = alpha
@@ -424,11 +432,13 @@ def solve_ordered(p: Any, o: Any, alpha: Any, beta: Any, shallow: Any, use_parit
                 k = j
         sq = sqs[k]
         f = flipped[k]
+        replies = answers[k]
         sqs[k] = sqs[base + i]
         scores[k] = scores[base + i]
         flipped[k] = flipped[base + i]
-        v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), -beta, -a, shallow, use_parity,
-                           use_stability, fastest, buf, level + 1, stats, potential)
+        answers[k] = answers[base + i]
+        v = -solve_ordered(o ^ f, p | f | (ONE << U64(sq)), replies, -beta, -a, shallow,
+                           use_parity, use_stability, fastest, buf, level + 1, stats, potential)
         if v > best:
             best = v
             if v > a:

@@ -189,7 +189,7 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     """(True, exact value) with ``LEAF`` or fewer empties when ``depth`` plies reach the end
     anyway (always when solving), else (False, 0).
     """
-    p, o, _ = state
+    p, o, moves = state
     n = _popcount(~(p | o))
     if n > LEAF or depth < n:
         return False, 0
@@ -200,7 +200,7 @@ def k_leaf_solve(state: Any, depth: Any, alpha: Any, beta: Any, ctx: Any) -> Any
     # Constants reach the recursive solver as computed ints, never as literals: a literal-typed
     # specialisation of a recursive function breaks numba's disk cache (DESIGN.md §5).
     zero = n - n
-    return True, _solve_ordered(p, o, alpha, beta, zero + SHALLOW, zero + PARITY,
+    return True, _solve_ordered(p, o, moves, alpha, beta, zero + SHALLOW, zero + PARITY,
                                 zero + STABILITY, zero + FASTEST, buf, zero, ctx,
                                 zero + LEAF_POTENTIAL)
 

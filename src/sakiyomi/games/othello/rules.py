@@ -2,9 +2,10 @@
 
 A position is two uint64 words ``(p, o)``: the discs of the side to move and of the opponent.
 Square ``i = 8 * rank0 + file0`` (a1 = 0, h1 = 7, a8 = 56, h8 = 63), the order of the OBF board
-string.  Moves and flips are computed with shifts in the eight directions (Kogge-Stone style
-fills); a pass is the move ``PASS`` (64) and swaps the words.  Every integer constant that meets
-a uint64 is itself a uint64 (numba would otherwise turn the expression into int64).
+string.  Legal moves are grown with shifts in the eight directions (a fill that doubles its
+step), flips found with one bit scan per ray (``RAYS``); a pass is the move ``PASS`` (64) and
+swaps the words.  Every integer constant that meets a uint64 is itself a uint64 (numba would
+otherwise turn the expression into int64).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from sakiyomi.compiled.bits import lowest_bit, njit, popcount
+from sakiyomi.compiled.bits import highest_bit, lowest_bit, njit, popcount
 
 U64 = np.uint64
 PASS = 64
@@ -57,157 +58,81 @@ DIAG9 = _diagonals(9)
 DIAG7 = _diagonals(7)
 
 
+def _rays() -> Any:
+    """``RAYS[8 * sq + k]``: the squares from ``sq`` (left out) to the board's edge in
+    direction ``k``; ``k`` 0-3 go towards higher square numbers (east, north, north-east,
+    north-west), 4-7 towards lower ones (west, south, south-west, south-east).
+    """
+    steps = ((1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1))
+    out = np.zeros(8 * 64, dtype=np.uint64)
+    for sq in range(64):
+        for k, (df, dr) in enumerate(steps):
+            m, f, r = 0, sq % 8 + df, sq // 8 + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                m |= 1 << (8 * r + f)
+                f, r = f + df, r + dr
+            out[8 * sq + k] = m
+    return out
+
+
+RAYS = _rays()
+TOP = U64(1 << 63)
+
+
+@njit
+def _direction_moves(p: Any, m: Any, d: Any) -> Any:
+    """Squares from which a line of ``m`` (the opponent's discs that can be flipped along this
+    direction) runs to a disc of ``p``, shifting by ``d`` both ways.  Runs of up to six are
+    grown in four steps, the last two doubling (``m & (m << d)``: two flippable discs in a row).
+    """
+    d2 = d + d
+    t = m & (p << d)
+    t |= m & (t << d)
+    pairs = m & (m << d)
+    t |= pairs & (t << d2)
+    t |= pairs & (t << d2)
+    moves = t << d
+    t = m & (p >> d)
+    t |= m & (t >> d)
+    pairs >>= d
+    t |= pairs & (t >> d2)
+    t |= pairs & (t >> d2)
+    return moves | (t >> d)
+
+
 @njit
 def legal_moves(p: Any, o: Any) -> Any:
     """Bitboard of the squares where the side owning ``p`` may play."""
-    empty = ~(p | o)
-    moves = ZERO
-    m = o & INNER_H
-    t = m & (p << S1)
-    t |= m & (t << S1)
-    t |= m & (t << S1)
-    t |= m & (t << S1)
-    t |= m & (t << S1)
-    t |= m & (t << S1)
-    moves |= t << S1
-    t = m & (p >> S1)
-    t |= m & (t >> S1)
-    t |= m & (t >> S1)
-    t |= m & (t >> S1)
-    t |= m & (t >> S1)
-    t |= m & (t >> S1)
-    moves |= t >> S1
-    m = o & INNER_V
-    t = m & (p << S8)
-    t |= m & (t << S8)
-    t |= m & (t << S8)
-    t |= m & (t << S8)
-    t |= m & (t << S8)
-    t |= m & (t << S8)
-    moves |= t << S8
-    t = m & (p >> S8)
-    t |= m & (t >> S8)
-    t |= m & (t >> S8)
-    t |= m & (t >> S8)
-    t |= m & (t >> S8)
-    t |= m & (t >> S8)
-    moves |= t >> S8
+    moves = _direction_moves(p, o & INNER_H, S1)
+    moves |= _direction_moves(p, o & INNER_V, S8)
     m = o & INNER_D
-    t = m & (p << S7)
-    t |= m & (t << S7)
-    t |= m & (t << S7)
-    t |= m & (t << S7)
-    t |= m & (t << S7)
-    t |= m & (t << S7)
-    moves |= t << S7
-    t = m & (p >> S7)
-    t |= m & (t >> S7)
-    t |= m & (t >> S7)
-    t |= m & (t >> S7)
-    t |= m & (t >> S7)
-    t |= m & (t >> S7)
-    moves |= t >> S7
-    t = m & (p << S9)
-    t |= m & (t << S9)
-    t |= m & (t << S9)
-    t |= m & (t << S9)
-    t |= m & (t << S9)
-    t |= m & (t << S9)
-    moves |= t << S9
-    t = m & (p >> S9)
-    t |= m & (t >> S9)
-    t |= m & (t >> S9)
-    t |= m & (t >> S9)
-    t |= m & (t >> S9)
-    t |= m & (t >> S9)
-    moves |= t >> S9
-    return moves & empty
+    moves |= _direction_moves(p, m, S7)
+    moves |= _direction_moves(p, m, S9)
+    return moves & ~(p | o)
 
 
 @njit
 def flips(p: Any, o: Any, sq: Any) -> Any:
     """Discs of ``o`` turned over when the owner of ``p`` plays on the empty square ``sq``.
 
-    In each direction: the run of opponent discs next to the move, kept if the square after
-    the run holds one of ours.  Zero means the move is illegal.
+    Along each ray from ``sq`` (``RAYS``) the first square that is not the opponent's is found
+    with one bit scan (a sentinel bit makes the scan total); when it holds one of ours, the
+    ray's squares before it are flipped.  No loop over the run, no data-dependent shift
+    count: about twice as fast as growing each run a step at a time.  Zero means the move is
+    illegal.
     """
-    x = ONE << U64(sq)
+    base = 8 * np.int64(sq)
     result = ZERO
-    m = o & INNER_H
-    f = m & (x << S1)
-    if f:
-        f |= m & (f << S1)
-        f |= m & (f << S1)
-        f |= m & (f << S1)
-        f |= m & (f << S1)
-        f |= m & (f << S1)
-        if (f << S1) & p:
-            result |= f
-    f = m & (x >> S1)
-    if f:
-        f |= m & (f >> S1)
-        f |= m & (f >> S1)
-        f |= m & (f >> S1)
-        f |= m & (f >> S1)
-        f |= m & (f >> S1)
-        if (f >> S1) & p:
-            result |= f
-    m = o & INNER_V
-    f = m & (x << S8)
-    if f:
-        f |= m & (f << S8)
-        f |= m & (f << S8)
-        f |= m & (f << S8)
-        f |= m & (f << S8)
-        f |= m & (f << S8)
-        if (f << S8) & p:
-            result |= f
-    f = m & (x >> S8)
-    if f:
-        f |= m & (f >> S8)
-        f |= m & (f >> S8)
-        f |= m & (f >> S8)
-        f |= m & (f >> S8)
-        f |= m & (f >> S8)
-        if (f >> S8) & p:
-            result |= f
-    m = o & INNER_D
-    f = m & (x << S7)
-    if f:
-        f |= m & (f << S7)
-        f |= m & (f << S7)
-        f |= m & (f << S7)
-        f |= m & (f << S7)
-        f |= m & (f << S7)
-        if (f << S7) & p:
-            result |= f
-    f = m & (x >> S7)
-    if f:
-        f |= m & (f >> S7)
-        f |= m & (f >> S7)
-        f |= m & (f >> S7)
-        f |= m & (f >> S7)
-        f |= m & (f >> S7)
-        if (f >> S7) & p:
-            result |= f
-    f = m & (x << S9)
-    if f:
-        f |= m & (f << S9)
-        f |= m & (f << S9)
-        f |= m & (f << S9)
-        f |= m & (f << S9)
-        f |= m & (f << S9)
-        if (f << S9) & p:
-            result |= f
-    f = m & (x >> S9)
-    if f:
-        f |= m & (f >> S9)
-        f |= m & (f >> S9)
-        f |= m & (f >> S9)
-        f |= m & (f >> S9)
-        f |= m & (f >> S9)
-        if (f >> S9) & p:
-            result |= f
+    for k in range(4):  # towards higher squares: the nearest blocker is the lowest bit
+        r = RAYS[base + k]
+        first = ONE << U64(lowest_bit((r & ~o) | TOP))
+        if first & p & r:
+            result |= (first - ONE) & r
+    for k in range(4, 8):  # towards lower squares: the highest bit
+        r = RAYS[base + k]
+        first = ONE << U64(highest_bit((r & ~o) | ONE))
+        if first & p & r:
+            result |= r & ~(first | (first - ONE))
     return result
 
 
