@@ -1,9 +1,10 @@
 """64-bit bit tricks for bitboard kernels: popcount, lowest- and highest-set-bit index.
 
 Compiled, they are single LLVM instructions (``llvm.ctpop.i64``, ``llvm.cttz.i64``,
-``llvm.ctlz.i64``) through
-numba intrinsics; without numba, or under ``NUMBA_DISABLE_JIT=1`` (tests, coverage), the same
-names are plain Python functions, so kernels written against them run either way.
+``llvm.ctlz.i64``) through numba intrinsics; without numba, or under ``NUMBA_DISABLE_JIT=1``
+(tests, coverage), the same names are plain Python functions, so kernels written against them
+run either way.  ``njit`` is every kernel's decorator; importing this module also makes numba's
+cache stamps cover all kernel sources (``cache_stamp``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def _py_highest_bit(x: Any) -> int:
 
 
 if _JIT:
+    from sakiyomi.compiled.cache_stamp import install as _install_cache_stamps
+
+    _install_cache_stamps()  # a cached kernel is stale when any kernel source changed
     ir: Any = importlib.import_module("llvmlite.ir")
     types: Any = _numba.types
     intrinsic: Any = importlib.import_module("numba.extending").intrinsic

@@ -1,0 +1,78 @@
+"""numba cache stamps that cover every kernel source file of the package, not just one.
+
+numba's disk cache (``cache=True``) keys a function's compiled code on the stamp of the one
+file that defines it.  But a kernel's compiled code also holds every @njit function it calls
+from other files: the Othello endgame solver holds ``rules.flips``.  After an edit of
+``rules.py`` alone, the endgame's cached code still ran the old ``flips`` (seen in session 18:
+a benchmark measured the old move generator).  ``install`` puts locators in front of numba's
+own for files inside this package; they keep numba's cache places and add to the stamp a
+digest of all of the package's kernel sources (``KERNEL_DIRS``), so that any change to one of
+them recompiles every cached kernel instead of mixing old and new code.  Files outside the
+package (the generated search modules, which carry their own dependency hashes in their text,
+``template._dependency_stamp``) keep numba's plain stamps.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+from pathlib import Path
+from typing import Any
+
+PACKAGE = Path(__file__).resolve().parent.parent
+KERNEL_DIRS = ("compiled", "games")  # where the package's @njit functions live
+
+
+@functools.cache
+def kernel_digest() -> str:
+    """A hash of every ``.py`` file under ``KERNEL_DIRS`` (computed once per process)."""
+    digest = hashlib.sha256()
+    for directory in KERNEL_DIRS:
+        for path in sorted((PACKAGE / directory).rglob("*.py")):
+            digest.update(str(path.relative_to(PACKAGE)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _in_package(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().is_relative_to(PACKAGE)
+    except OSError:  # pragma: no cover - a placeholder name such as "<string>"
+        return False
+
+
+def _stamped(base: Any) -> Any:
+    """A subclass of the numba locator ``base`` for this package's files, its source stamp
+    extended with ``kernel_digest``.
+    """
+
+    class Locator(base):  # type: ignore[misc]
+        def get_source_stamp(self) -> Any:
+            return (super().get_source_stamp(), kernel_digest())
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not _in_package(py_file):
+                return None
+            return super().from_function(py_func, py_file)
+
+    Locator.__name__ = Locator.__qualname__ = f"Sakiyomi{base.__name__}"
+    return Locator
+
+
+def install() -> bool:
+    """Put the stamped locators first in numba's list (once); False when this numba has no
+    such list (the plain stamps then stay, as before).
+    """
+    try:
+        caching: Any = importlib.import_module("numba.core.caching")
+        classes: list[Any] = caching.CacheImpl._locator_classes
+        bases = [caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
+                 caching.UserWideCacheLocator]
+    except (ImportError, AttributeError):  # pragma: no cover - another numba layout
+        return False
+    if any(c.__name__.startswith("Sakiyomi") for c in classes):
+        return True
+    classes[0:0] = [_stamped(base) for base in bases]
+    return True
