@@ -83,7 +83,8 @@ def test_generated_text_is_header_hooks_kernels_search_in_that_order() -> None:
     at = [text.index(part) for part in parts]
     assert at == sorted(at) and text.endswith(parts[-1] + PLAYOUT + PERFT)  # then playouts, perft
     assert "kernel = njit(" in text[:at[0]]
-    assert "\nLEAF = 12\n" in text[:at[0]]  # the build parameters, in the header
+    leaf = dict(KERNEL_PARAMS)["LEAF"]
+    assert f"\nLEAF = {leaf}\n" in text[:at[0]]  # the build parameters, in the header
 
 
 def test_plain_build_runs_each_section_under_its_own_file_and_lines() -> None:

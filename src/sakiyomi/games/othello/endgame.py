@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from sakiyomi.compiled.bits import lowest_bit, njit, popcount
+from sakiyomi.games.othello.evaluation import evaluate
 from sakiyomi.games.othello.rules import (
     CORNERS,
     NOT_A,
@@ -339,15 +340,26 @@ def new_buffer(levels: int = 64) -> Any:
 
 
 @njit
-def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any) -> Any:
-    """``move_score`` of one move (0 for a pass), for the search template and the Python game."""
+def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any, eval_weight: Any,
+              eval_min: Any) -> Any:
+    """``move_score`` of one move (0 for a pass), for the search template and the Python game;
+    with ``eval_min`` or more empties also ``eval_weight`` times the evaluation of the position
+    after it (``evaluation.evaluate``, in discs, from the mover's side): near the root of a
+    deep solve a node's subtree is large enough to pay for the evaluation, and a move that
+    keeps few replies but gives the opponent a strong position is seldom the cut-off.
+    """
     if move == PASS:
         return np.int64(0)
-    odd = odd_quadrants(~(p | o)) if use_parity else ZERO
+    empties = ~(p | o)
+    odd = odd_quadrants(empties) if use_parity else ZERO
     f = flips(p, o, move)
     bit = ONE << U64(move)
     mine = p | f | bit
-    return move_score(mine, o ^ f, legal_moves(o ^ f, mine), bit, odd, use_parity, potential)
+    theirs = o ^ f
+    score = move_score(mine, theirs, legal_moves(theirs, mine), bit, odd, use_parity, potential)
+    if eval_weight and np.int64(popcount(empties)) >= eval_min:
+        score -= eval_weight * evaluate(theirs, mine)
+    return score
 
 
 @njit

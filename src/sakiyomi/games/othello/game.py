@@ -42,12 +42,19 @@ KERNEL_MODULE = "sakiyomi.games.othello.kernels"
 # the same CPU time (session 16, after the runtime-free compile: 0.88x nodes, 1.00x time on
 # 10 of our own random 21-empty endgames, seed 2; earlier sessions: same nodes saved, no CPU
 # time); 4 saves 21 % of the nodes for 10 % more CPU time (bench/othello.py --techniques).
+# Session 18, on 12 of our own random 22-empty endgames (seed 3) after the faster flips: the
+# table down to 10 empties (LEAF=9) instead of 13 (LEAF=12) took 0.83x the nodes and 0.89x the
+# CPU time (8: 0.79x / 0.89x, 10: 0.89x / 0.90x, 11: 0.94x / 0.93x); then the evaluation in
+# the table tier's order from 12 empties, weight 2 against 4 per reply (EVAL_ORDER, EVAL_MIN),
+# took 0.62x the nodes and 0.69x the time (from 10: 0.72x time, 14: 0.72x, 16: 0.73x; weight 1
+# from 12: 0.69x, weight 4: 0.74x).
 # The values are the kernel module's own defaults, so that the Python game (which calls that
 # module's kernels: the leaf solver, the stability cut-off) and the compiled build agree.
 KERNEL_PARAMS = tuple((name, int(getattr(_kernels, name))) for name in (
     "LEAF", "SHALLOW", "PARITY", "STABILITY", "FASTEST", "BOUNDS2", "ETC", "POTENTIAL",
-    "LEAF_POTENTIAL"))
-_POTENTIAL = dict(KERNEL_PARAMS)["POTENTIAL"]  # the hints' weight, as the compiled build's
+    "LEAF_POTENTIAL", "EVAL_ORDER", "EVAL_MIN"))
+_HINTS = tuple(dict(KERNEL_PARAMS)[name] for name in ("POTENTIAL", "EVAL_ORDER", "EVAL_MIN"))
+# (the hints' weights, as the compiled build's)
 
 
 def square_name(sq: int) -> str:
@@ -165,7 +172,7 @@ class Othello:
         weight): fewer opponent replies first.
         """
         p, o = self._po()
-        return [int(move_hint(p, o, m, 1, _POTENTIAL)) for m in moves]
+        return [int(move_hint(p, o, m, 1, *_HINTS)) for m in moves]
 
     def solver_settings(self) -> dict[str, int | bool | str]:
         """Solve with a 2**22-slot table and ordering by TT move and fastest-first hints only

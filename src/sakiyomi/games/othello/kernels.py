@@ -20,7 +20,8 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
   bound 64 - 2 × (opponent's stable discs) may already fail low;
 * ``k_hint(state, move)`` — fastest-first: fewer opponent replies first (corner replies count
   twice; with ``POTENTIAL``, fewer empty squares next to the mover's discs too), then corners,
-  then moves into odd regions (parity).
+  then moves into odd regions (parity); with ``EVAL_MIN`` or more empties, also ``EVAL_ORDER``
+  times the evaluation of the position the move leaves (``endgame.move_hint``).
 
 * ``k_etc(state, depth)`` — enhanced transposition cut-offs at nodes with ``ETC`` or more
   empties (0: never) when solving, where a subtree costs far more than looking its children
@@ -28,10 +29,13 @@ Template extensions Othello uses (generic hooks, off for games that do not defin
 * ``TWO_BOUNDS`` (``BOUNDS2``) — table entries with a lower and an upper bound, so that the
   solver's null-window probes (bisection, then the PV walk) keep each other's proofs.
 
-Build parameters: ``SHALLOW`` (empties handed to the leaf solver), ``PARITY``, ``STABILITY``,
-``FASTEST`` and ``BOUNDS2`` (0/1 switches), ``ETC``, ``POTENTIAL`` and ``LEAF_POTENTIAL`` (the
-weight of the opponent's potential mobility in the fastest-first score of ``k_hint`` and of the
-leaf solver, 0: not used), so that each technique can be measured on its own.
+Build parameters: ``LEAF`` (empties at which the TT-less solver takes over), ``SHALLOW``
+(empties handed to its parity-ordered part), ``PARITY``, ``STABILITY``, ``FASTEST`` and
+``BOUNDS2`` (0/1 switches), ``ETC``, ``POTENTIAL`` and ``LEAF_POTENTIAL`` (the weight of the
+opponent's potential mobility in the fastest-first score of ``k_hint`` and of the leaf solver,
+0: not used), ``EVAL_ORDER`` and ``EVAL_MIN`` (the evaluation's weight in ``k_hint`` and the
+empties from which it is used), so that each technique can be measured on its own; the values
+below are the shipped ones (``game.KERNEL_PARAMS`` says where each was measured).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-LEAF = 12
+LEAF = 9
 SHALLOW = 5
 PARITY = 1
 STABILITY = 1
@@ -48,6 +52,8 @@ BOUNDS2 = 0
 ETC = 14
 POTENTIAL = 1
 LEAF_POTENTIAL = 0
+EVAL_ORDER = 2
+EVAL_MIN = 12
 U: Callable[[int], Any] = int
 
 
@@ -175,7 +181,7 @@ def k_hint(state: Any, move: Any) -> Any:
     p, o, _ = state
     if FASTEST == 0:
         return 0
-    return _move_hint(p, o, move, PARITY, POTENTIAL)
+    return _move_hint(p, o, move, PARITY, POTENTIAL, EVAL_ORDER, EVAL_MIN)
 
 
 @kernel
