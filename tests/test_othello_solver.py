@@ -17,8 +17,15 @@ import pytest
 from sakiyomi.compiled.template import CompiledSearch, build
 from sakiyomi.engines import CompiledEngine
 from sakiyomi.game import Player
-from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, Othello, from_position
-from sakiyomi.games.othello.endgame import count_last_flips, neighbours, new_buffer, solve_ordered
+from sakiyomi.games.othello import KERNEL_MODULE, KERNEL_PARAMS, PASS, Othello, from_position
+from sakiyomi.games.othello.endgame import (
+    count_last_flips,
+    move_hint,
+    neighbours,
+    new_buffer,
+    solve_ordered,
+)
+from sakiyomi.games.othello.evaluation import evaluate
 from sakiyomi.games.othello.rules import legal_moves
 from sakiyomi.search import textbook
 from sakiyomi.search.result import SearchResult
@@ -254,3 +261,28 @@ def test_last_empty_flip_count_matches_a_square_by_square_walk() -> None:
                 if 0 <= ff < 8 and 0 <= rr < 8:
                     want += run
         assert int(count_last_flips(np.uint64(p), sq)) == want
+
+
+def test_hint_adds_the_evaluation_of_the_position_left_from_eval_min_empties() -> None:
+    rng = random.Random(18)
+    for empties in (11, 12, 20):
+        game = random_position(rng, empties)
+        p, o = (np.uint64(w) for w in game.kernel_state())
+        for move in game.legal_moves():
+            if move == PASS:
+                continue
+            plain = int(move_hint(p, o, move, 1, 1, 0, 12))
+            child = game.copy()
+            child.play(move)
+            q, r = (np.uint64(w) for w in child.kernel_state())  # the opponent to move
+            weighted = int(move_hint(p, o, move, 1, 1, 2, 12))
+            if empties >= 12:
+                assert weighted == plain - 2 * int(evaluate(q, r))
+            else:
+                assert weighted == plain
+    shipped = dict(KERNEL_PARAMS)
+    game = random_position(rng, 30)
+    p, o = (np.uint64(w) for w in game.kernel_state())
+    assert game.move_hints(list(game.legal_moves())) == [  # the Python game's hints: the build's
+        int(move_hint(p, o, m, 1, shipped["POTENTIAL"], shipped["EVAL_ORDER"],
+                      shipped["EVAL_MIN"])) for m in game.legal_moves()]
