@@ -97,22 +97,6 @@ VARIANTS = [
     Variant("TT-less ordered tier from 11 empties", params={"LEAF": 11}),
     Variant("TT-less ordered tier from 14 empties", params={"LEAF": 14}),
     Variant("ETC from 12 empties", params={"ETC": 12}),
-    Variant("evaluation in the order from 10 empties weight 1",
-            params={"EVAL_ORDER": 1, "EVAL_MIN": 10}),
-    Variant("evaluation in the order from 10 empties weight 2",
-            params={"EVAL_ORDER": 2, "EVAL_MIN": 10}),
-    Variant("evaluation in the order from 12 empties weight 1",
-            params={"EVAL_ORDER": 1, "EVAL_MIN": 12}),
-    Variant("evaluation in the order from 12 empties weight 2",
-            params={"EVAL_ORDER": 2, "EVAL_MIN": 12}),
-    Variant("evaluation in the order from 12 empties weight 4",
-            params={"EVAL_ORDER": 4, "EVAL_MIN": 12}),
-    Variant("evaluation in the order from 14 empties weight 1",
-            params={"EVAL_ORDER": 1, "EVAL_MIN": 14}),
-    Variant("evaluation in the order from 14 empties weight 2",
-            params={"EVAL_ORDER": 2, "EVAL_MIN": 14}),
-    Variant("evaluation in the order from 16 empties weight 2",
-            params={"EVAL_ORDER": 2, "EVAL_MIN": 16}),
     Variant("ETC from 17 empties", params={"ETC": 17}),
     Variant("no transposition table", config=replace(CONFIG, tt=False)),
     Variant("no fastest-first (board order)", params={"FASTEST": 0}),
@@ -122,7 +106,9 @@ VARIANTS = [
     Variant("no last-empties solver (TT search to the end)", hooks={"leaf_solver": False}),
     Variant("no PVS", config=replace(CONFIG, pvs=False)),
     Variant("weak solve (win/draw/loss)", weak=True),
-]
+] + [Variant(f"evaluation in the order from {low} empties weight {weight}",
+             params={"EVAL_ORDER": weight, "EVAL_MIN": low})
+     for low, weight in ((10, 1), (10, 2), (12, 1), (12, 4), (14, 1), (14, 2), (16, 2))]
 
 
 def random_positions(spec: str) -> list[tuple[int, str, int | None, set[str]]]:

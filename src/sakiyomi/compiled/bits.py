@@ -57,36 +57,27 @@ if _JIT:
     types: Any = _numba.types
     intrinsic: Any = importlib.import_module("numba.extending").intrinsic
 
-    def _ctpop_typer(typingctx: Any, x: Any) -> Any:
-        sig = types.int64(types.uint64)  # a count: signed, so arithmetic on it stays int64
+    def _bit_intrinsic(name: str, total: bool) -> Any:
+        """An intrinsic ``int64(uint64)`` calling the LLVM bit-count intrinsic ``name``;
+        ``total``: pass its "zero is defined" flag (``cttz``/``ctlz`` take one, ``ctpop`` not).
+        The result is signed, so that arithmetic on a count or an index stays int64.
+        """
 
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-            return builder.call(fn, [args[0]])
+        def typer(typingctx: Any, x: Any) -> Any:
+            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                flag = [ir.IntType(1)] if total else []
+                fn = builder.module.declare_intrinsic(name, [ir.IntType(64), *flag])
+                extra = [ir.Constant(ir.IntType(1), 0)] if total else []
+                return builder.call(fn, [args[0], *extra])
 
-        return sig, codegen
+            return types.int64(types.uint64), codegen
 
-    def _cttz_typer(typingctx: Any, x: Any) -> Any:
-        sig = types.int64(types.uint64)
+        typer.__name__ = typer.__qualname__ = "_" + name.replace(".", "_")  # one name each
+        return intrinsic(typer)
 
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
-            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-        return sig, codegen
-
-    def _ctlz_typer(typingctx: Any, x: Any) -> Any:
-        sig = types.int64(types.uint64)
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
-            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-        return sig, codegen
-
-    _ctpop = intrinsic(_ctpop_typer)
-    _cttz = intrinsic(_cttz_typer)
-    _ctlz = intrinsic(_ctlz_typer)
+    _ctpop = _bit_intrinsic("llvm.ctpop", total=False)
+    _cttz = _bit_intrinsic("llvm.cttz", total=True)
+    _ctlz = _bit_intrinsic("llvm.ctlz", total=True)
 
     def _jit_popcount(x: Any) -> Any:
         """Number of set bits of a uint64."""
