@@ -343,10 +343,10 @@ def new_buffer(levels: int = 64) -> Any:
 def move_hint(p: Any, o: Any, move: Any, use_parity: Any, potential: Any, eval_weight: Any,
               eval_min: Any) -> Any:
     """``move_score`` of one move (0 for a pass), for the search template and the Python game;
-    with ``eval_min`` or more empties also ``eval_weight`` times the evaluation of the position
-    after it (``evaluation.evaluate``, in discs, from the mover's side): near the root of a
-    deep solve a node's subtree is large enough to pay for the evaluation, and a move that
-    keeps few replies but gives the opponent a strong position is seldom the cut-off.
+    with ``eval_min`` or more empties, less ``eval_weight`` times the evaluation of the position
+    after it (``evaluation.evaluate``, in discs, for the opponent, who moves there): near the
+    root of a deep solve a node's subtree is large enough to pay for the evaluation, and a move
+    that leaves few replies but a strong position for the opponent is seldom the cut-off.
     """
     if move == PASS:
         return np.int64(0)
