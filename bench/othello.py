@@ -97,6 +97,7 @@ VARIANTS = [
     Variant("TT-less ordered tier from 11 empties", params={"LEAF": 11}),
     Variant("TT-less ordered tier from 14 empties", params={"LEAF": 14}),
     Variant("ETC from 12 empties", params={"ETC": 12}),
+    Variant("ETC from 16 empties", params={"ETC": 16}),
     Variant("ETC from 17 empties", params={"ETC": 17}),
     Variant("no transposition table", config=replace(CONFIG, tt=False)),
     Variant("no fastest-first (board order)", params={"FASTEST": 0}),
