@@ -51,6 +51,11 @@ VARIANTS: dict[str, SearchConfig] = {
     # session 17 threw away the iteration a node or time limit cut short).
     "no-partial": CHESS_CONFIG,
     "see-tactical": CHESS_CONFIG,
+    # The evaluation before session 18: the tables alone, no pawn structure or bishop pair
+    # (ChessGame.STRUCTURE_TERMS off).
+    "no-terms": CHESS_CONFIG,
+    # Without the rook-file and king-shelter terms (ChessGame.PIECE_TERMS off).
+    "no-piece-terms": CHESS_CONFIG,
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
 }
@@ -59,6 +64,10 @@ NO_PARTIAL = frozenset({"no-partial"})
 # Variants with ChessGame.LOSING_CAPTURES_QUIET off (captures losing material by exchange
 # evaluation searched like any capture: never reduced or pruned).
 LOSING_CAPTURES_TACTICAL = frozenset({"see-tactical"})
+# Variants with ChessGame.STRUCTURE_TERMS off.
+NO_STRUCTURE_TERMS = frozenset({"no-terms"})
+# Variants with ChessGame.PIECE_TERMS off ("no-terms" is the evaluation before session 18).
+NO_PIECE_TERMS = frozenset({"no-terms", "no-piece-terms"})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -81,6 +90,8 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
     see_quiet = {True: candidate not in LOSING_CAPTURES_TACTICAL,
                  False: base not in LOSING_CAPTURES_TACTICAL}
+    terms = {True: candidate not in NO_STRUCTURE_TERMS, False: base not in NO_STRUCTURE_TERMS}
+    pieces = {True: candidate not in NO_PIECE_TERMS, False: base not in NO_PIECE_TERMS}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -96,6 +107,8 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
         ChessGame.LOSING_CAPTURES_QUIET = see_quiet[is_candidate]
+        ChessGame.STRUCTURE_TERMS = terms[is_candidate]
+        ChessGame.PIECE_TERMS = pieces[is_candidate]
         answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
                           tt=tables[is_candidate], config=configs[is_candidate],
                           partial=partial[is_candidate])

@@ -30,6 +30,7 @@ import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
+from sakiyomi.games.chess_pawns import piece_terms, structure_terms
 from sakiyomi.games.chess_pst import (
     EG_TABLES,
     EG_VALUE,
@@ -93,6 +94,11 @@ class ChessGame:
     # reductions and pruning (``is_tactical``).  A class setting, so that
     # bench/chess_selfplay.py can play the engine with and without it in one process.
     LOSING_CAPTURES_QUIET = True
+    # The evaluation adds pawn structure (passed, isolated, doubled pawns) and the bishop
+    # pair to the tables (``chess_pawns``).  A class setting for the same reason.
+    STRUCTURE_TERMS = True
+    # ... and rooks on open files and the kings' pawn shelter (``chess_pawns.piece_terms``).
+    PIECE_TERMS = True
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -292,12 +298,23 @@ class ChessGame:
         return None
 
     def evaluate(self) -> int:
-        """Tapered PeSTO piece-square value (centipawns) for the side to move; with little
+        """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
+        structure and bishop pair terms of ``chess_pawns`` (``STRUCTURE_TERMS``), rook files
+        and king shelter (``PIECE_TERMS``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
         phase = self._phase if self._phase < PHASE_TOTAL else PHASE_TOTAL
-        score = self._mg * phase + self._eg * (PHASE_TOTAL - phase)
+        mg, eg = self._mg, self._eg
+        if self.STRUCTURE_TERMS:
+            more_mg, more_eg = structure_terms(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.PIECE_TERMS:
+            more_mg, more_eg = piece_terms(self.board)
+            mg += more_mg
+            eg += more_eg
+        score = mg * phase + eg * (PHASE_TOTAL - phase)
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
         value = (score if self.board.turn else -score) // PHASE_TOTAL
         if phase <= ENDGAME_PHASE:
