@@ -135,25 +135,28 @@ _BACK_RANKS = (chess.BB_RANK_8 | chess.BB_RANK_7, chess.BB_RANK_1 | chess.BB_RAN
 _LOW64 = (1 << 64) - 1
 
 
-def _piece_side(board: chess.Board, color: bool, own: int) -> tuple[int, int]:
-    """Rook files and king shelter of one side (positive = good for that side)."""
-    pawns = board.pawns
+def _piece_side(pawns: int, rooks: int, kings: int, own: int, color: bool) -> tuple[int, int]:
+    """Rook files and king shelter of one side (positive = good for that side); bit tricks
+    instead of python-chess's square iterators, since this runs at every evaluation.
+    """
     own_pawns = pawns & own
     mg = eg = 0
-    for sq in chess.scan_forward(board.rooks & own):
-        file_bb = _FILES[sq & 7]
+    rooks &= own
+    while rooks:
+        low = rooks & -rooks
+        rooks ^= low
+        file_bb = _FILES[(low.bit_length() - 1) & 7]
         if not pawns & file_bb:
             mg += ROOK_OPEN_MG
             eg += ROOK_OPEN_EG
         elif not own_pawns & file_bb:
             mg += ROOK_SEMI_OPEN_MG
             eg += ROOK_SEMI_OPEN_EG
-    king = board.king(color)
-    if king is not None and _BB[king] & _BACK_RANKS[color]:
-        shelter = _SHELTER[color][king]
-        near = _POPCOUNT(own_pawns & shelter & _LOW64)
-        far = _POPCOUNT(own_pawns & shelter >> 64)
-        mg += SHELTER_MG * min(SHELTER_CAP, 2 * near + far)
+    king = kings & own
+    if king & _BACK_RANKS[color]:
+        shelter = _SHELTER[color][king.bit_length() - 1]
+        points = 2 * _POPCOUNT(own_pawns & shelter & _LOW64) + _POPCOUNT(own_pawns & shelter >> 64)
+        mg += SHELTER_MG * (points if points < SHELTER_CAP else SHELTER_CAP)
     return mg, eg
 
 
@@ -161,9 +164,9 @@ def piece_terms(board: chess.Board) -> tuple[int, int]:
     """Rooks on open and half-open files, the pawn shelter in front of a king on its first
     two ranks: (middlegame, endgame) from White's view.
     """
-    white = board.occupied_co[chess.WHITE]
-    w_mg, w_eg = _piece_side(board, chess.WHITE, white)
-    b_mg, b_eg = _piece_side(board, chess.BLACK, board.occupied_co[chess.BLACK])
+    pawns, rooks, kings = board.pawns, board.rooks, board.kings
+    w_mg, w_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.WHITE], True)
+    b_mg, b_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.BLACK], False)
     return w_mg - b_mg, w_eg - b_eg
 
 
