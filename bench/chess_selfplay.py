@@ -56,6 +56,8 @@ VARIANTS: dict[str, SearchConfig] = {
     "no-terms": CHESS_CONFIG,
     # Without the rook-file and king-shelter terms (ChessGame.PIECE_TERMS off).
     "no-piece-terms": CHESS_CONFIG,
+    # With the mobility term (ChessGame.MOBILITY on).
+    "mobility": CHESS_CONFIG,
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
 }
@@ -68,6 +70,8 @@ LOSING_CAPTURES_TACTICAL = frozenset({"see-tactical"})
 NO_STRUCTURE_TERMS = frozenset({"no-terms"})
 # Variants with ChessGame.PIECE_TERMS off ("no-terms" is the evaluation before session 18).
 NO_PIECE_TERMS = frozenset({"no-terms", "no-piece-terms"})
+# Variants with ChessGame.MOBILITY on.
+WITH_MOBILITY = frozenset({"mobility"})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -83,15 +87,18 @@ def opening(seed: int, plies: int) -> list[chess.Move]:
             return list(board.move_stack)
 
 
-def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float, int, str]:
+def play_game(job: tuple[int, str, str, int, int, int, int, int]
+              ) -> tuple[int, float, int, str]:
     """One game; returns (number, the candidate's score, plies, how it ended)."""
-    number, candidate, base, nodes, opening_plies, max_plies, seed = job
+    number, candidate, base, nodes, candidate_nodes, opening_plies, max_plies, seed = job
+    budget = {True: candidate_nodes, False: nodes}
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
     see_quiet = {True: candidate not in LOSING_CAPTURES_TACTICAL,
                  False: base not in LOSING_CAPTURES_TACTICAL}
     terms = {True: candidate not in NO_STRUCTURE_TERMS, False: base not in NO_STRUCTURE_TERMS}
     pieces = {True: candidate not in NO_PIECE_TERMS, False: base not in NO_PIECE_TERMS}
+    mobile = {True: candidate in WITH_MOBILITY, False: base in WITH_MOBILITY}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -109,7 +116,9 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
         ChessGame.LOSING_CAPTURES_QUIET = see_quiet[is_candidate]
         ChessGame.STRUCTURE_TERMS = terms[is_candidate]
         ChessGame.PIECE_TERMS = pieces[is_candidate]
-        answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+        ChessGame.MOBILITY = mobile[is_candidate]
+        limit = budget[is_candidate]
+        answer, _ = think(board.copy(), Limits(nodes=limit), StopSignal(nodes=limit),
                           tt=tables[is_candidate], config=configs[is_candidate],
                           partial=partial[is_candidate])
         assert answer is not None
@@ -130,13 +139,18 @@ def main() -> None:
     parser.add_argument("--base", choices=list(VARIANTS), default="engine")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--candidate-nodes", type=int, default=None,
+                        help="the candidate's budget when it differs (default: --nodes); "
+                        "a slower candidate gets fewer nodes in proportion to its speed, so "
+                        "that the comparison stands for equal time")
     parser.add_argument("--opening-plies", type=int, default=8)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    jobs = [(n, args.candidate, args.base, args.nodes, args.opening_plies, args.max_plies,
-             args.seed) for n in range(args.games)]
+    candidate_nodes = args.nodes if args.candidate_nodes is None else args.candidate_nodes
+    jobs = [(n, args.candidate, args.base, args.nodes, candidate_nodes, args.opening_plies,
+             args.max_plies, args.seed) for n in range(args.games)]
     results: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
         for number, score, plies, reason in pool.imap_unordered(play_game, jobs):
@@ -148,7 +162,8 @@ def main() -> None:
             low, high = elo(mean - margin), elo(mean + margin)
             print(json.dumps({
                 "bench": "chess_selfplay", "candidate": args.candidate, "base": args.base,
-                "nodes": args.nodes, "game": number, "score": score, "plies": plies,
+                "nodes": args.nodes, "candidate_nodes": candidate_nodes, "game": number,
+                "score": score, "plies": plies,
                 "reason": reason, "W": results.count(1.0), "D": results.count(0.5),
                 "L": results.count(0.0), "elo": None if elo(mean) is None else round(
                     elo(mean) or 0), "elo_95": [None if low is None else round(low),

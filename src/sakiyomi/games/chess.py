@@ -30,7 +30,6 @@ import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
-from sakiyomi.games.chess_pawns import piece_terms, structure_terms
 from sakiyomi.games.chess_pst import (
     EG_TABLES,
     EG_VALUE,
@@ -40,6 +39,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_WEIGHT,
 )
 from sakiyomi.games.chess_see import see
+from sakiyomi.games.chess_terms import mobility, piece_terms, structure_terms
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -95,10 +95,12 @@ class ChessGame:
     # bench/chess_selfplay.py can play the engine with and without it in one process.
     LOSING_CAPTURES_QUIET = True
     # The evaluation adds pawn structure (passed, isolated, doubled pawns) and the bishop
-    # pair to the tables (``chess_pawns``).  A class setting for the same reason.
+    # pair to the tables (``chess_terms``).  A class setting for the same reason.
     STRUCTURE_TERMS = True
-    # ... and rooks on open files and the kings' pawn shelter (``chess_pawns.piece_terms``).
+    # ... and rooks on open files and the kings' pawn shelter (``chess_terms.piece_terms``).
     PIECE_TERMS = True
+    # ... and the pieces' mobility (``chess_terms.mobility``).
+    MOBILITY = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -299,8 +301,8 @@ class ChessGame:
 
     def evaluate(self) -> int:
         """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
-        structure and bishop pair terms of ``chess_pawns`` (``STRUCTURE_TERMS``), rook files
-        and king shelter (``PIECE_TERMS``); with little
+        structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
+        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
@@ -312,6 +314,10 @@ class ChessGame:
             eg += more_eg
         if self.PIECE_TERMS:
             more_mg, more_eg = piece_terms(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.MOBILITY:
+            more_mg, more_eg = mobility(self.board)
             mg += more_mg
             eg += more_eg
         score = mg * phase + eg * (PHASE_TOTAL - phase)

@@ -1,4 +1,5 @@
-"""The pawn structure and bishop pair terms of the chess evaluation (``chess_pawns``)."""
+"""The evaluation terms beside the piece-square tables (``chess_terms``): pawn structure, bishop
+pair, rook files, king shelter, mobility."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import random
 import chess
 import pytest
 
-from sakiyomi.games import chess_pawns
+from sakiyomi.games import chess_terms
 from sakiyomi.games.chess import ChessGame
-from sakiyomi.games.chess_pawns import (
+from sakiyomi.games.chess_terms import (
     BISHOP_PAIR_EG,
     BISHOP_PAIR_MG,
     DOUBLED_EG,
     DOUBLED_MG,
     ISOLATED_EG,
     ISOLATED_MG,
+    MOBILITY_BASE,
+    MOBILITY_EG,
+    MOBILITY_MG,
     PASSED_EG,
     PASSED_MG,
     ROOK_OPEN_EG,
@@ -24,6 +28,7 @@ from sakiyomi.games.chess_pawns import (
     ROOK_SEMI_OPEN_MG,
     SHELTER_CAP,
     SHELTER_MG,
+    mobility,
     pawn_terms,
     piece_terms,
     structure_terms,
@@ -129,11 +134,11 @@ def test_pawn_terms_match_a_square_by_square_count_on_random_positions() -> None
 
 
 def test_the_cache_is_emptied_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chess_pawns, "CACHE_LIMIT", 2)
-    monkeypatch.setattr(chess_pawns, "_cache", {})
+    monkeypatch.setattr(chess_terms, "CACHE_LIMIT", 2)
+    monkeypatch.setattr(chess_terms, "_cache", {})
     for shift in range(5):
         pawn_terms(chess.BB_SQUARES[chess.A2 + shift], 0)
-        assert len(chess_pawns._cache) <= 2
+        assert len(chess_terms._cache) <= 2
     assert pawn_terms(chess.BB_SQUARES[chess.A2], 0) == _brute_terms(
         chess.Board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"))
 
@@ -178,3 +183,45 @@ def test_piece_terms_are_colour_symmetric_on_random_positions() -> None:
         assert piece_terms(board.mirror()) == (-mg, -eg), board.fen()
         game = ChessGame(board)
         assert game.evaluate() == ChessGame(board.mirror()).evaluate()
+
+
+def _brute_mobility(board: chess.Board) -> tuple[int, int]:
+    """Mobility from python-chess's attack masks, square by square."""
+    mg = eg = 0
+    for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+        enemy_pawn_attacks = 0
+        for sq in board.pieces(chess.PAWN, not color):
+            enemy_pawn_attacks |= chess.BB_PAWN_ATTACKS[not color][sq]
+        for piece_type in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+            for sq in board.pieces(piece_type, color):
+                squares = board.attacks_mask(sq) & ~board.occupied_co[color] & ~enemy_pawn_attacks
+                count = chess.popcount(squares) - MOBILITY_BASE[piece_type]
+                mg += sign * MOBILITY_MG[piece_type] * count
+                eg += sign * MOBILITY_EG[piece_type] * count
+    return mg, eg
+
+
+def test_mobility_matches_python_chess_attacks_on_random_positions() -> None:
+    rng = random.Random(1819)
+    nonzero = 0
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(rng.randrange(4, 100)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        value = mobility(board)
+        assert value == _brute_mobility(board), board.fen()
+        assert mobility(board.mirror()) == (-value[0], -value[1])
+        nonzero += value != (0, 0)
+    assert nonzero > 20  # the positions are not all balanced: the comparison tests something
+
+
+def test_mobility_switch_changes_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # White's queen in the open, Black's shut in: mobility favours White.
+    board = chess.Board("rnbqkbnr/pppppppp/8/8/3Q4/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+    monkeypatch.setattr(ChessGame, "MOBILITY", False)
+    off = ChessGame(board).evaluate()
+    monkeypatch.setattr(ChessGame, "MOBILITY", True)
+    assert ChessGame(board).evaluate() > off

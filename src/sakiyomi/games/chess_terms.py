@@ -1,4 +1,5 @@
-"""Pawn structure and the bishop pair: evaluation terms the piece-square tables cannot see.
+"""Evaluation terms beside the piece-square tables: pawn structure, bishop pair, rook files,
+king shelter, mobility.
 
 PeSTO's tables (``chess_pst``) value a pawn by its square alone, so a pawn on the sixth rank
 is worth the same whether an enemy pawn can still stop it or not, and two pawns on one file
@@ -13,7 +14,10 @@ the same as two on neighbouring files.  The terms here add what depends on the o
 * ``piece_terms`` (a switch of its own): a **rook on an open file** (no pawns) or a half-open
   one (no pawns of its side), and the **pawn shelter** of a king on its first two ranks (its
   pawns one or two ranks in front of it, on its file and the neighbouring ones; middlegame
-  only, where attacks on the king decide).
+  only, where attacks on the king decide);
+* ``mobility`` (a switch of its own): for each knight, bishop, rook and queen, the squares it
+  attacks that hold no piece of its side and no enemy pawn attacks, counted from a typical
+  number for the piece (so a piece of average mobility keeps its table value).
 
 The weights are ours, round numbers of the usual size, measured in self-play on our own random
 openings (``bench/chess_selfplay.py``), not tuned on test suites.
@@ -40,6 +44,11 @@ ROOK_OPEN_MG, ROOK_OPEN_EG = 25, 10  # a rook on a file without pawns
 ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG = 12, 5  # ... without pawns of its own side
 SHELTER_MG = 5  # per shelter point (2 a pawn next to the king, 1 a pawn one rank further)
 SHELTER_CAP = 6  # points that count at most: three pawns right in front of the king
+# Mobility: centipawns per square (middlegame, endgame) and the count that scores 0, by piece
+# type (knight, bishop, rook, queen; index = python-chess piece type).
+MOBILITY_MG = (0, 0, 4, 5, 2, 1, 0)
+MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
+MOBILITY_BASE = (0, 0, 4, 6, 7, 13, 0)
 CACHE_LIMIT = 1 << 16  # pawn structures kept before the table is emptied
 
 _POPCOUNT = chess.popcount
@@ -185,3 +194,54 @@ def structure_terms(board: chess.Board) -> tuple[int, int]:
         mg -= BISHOP_PAIR_MG
         eg -= BISHOP_PAIR_EG
     return mg, eg
+
+
+_KNIGHT_ATTACKS = chess.BB_KNIGHT_ATTACKS
+_DIAG_MASKS, _DIAG_ATTACKS = chess.BB_DIAG_MASKS, chess.BB_DIAG_ATTACKS
+_RANK_MASKS, _RANK_ATTACKS = chess.BB_RANK_MASKS, chess.BB_RANK_ATTACKS
+_FILE_MASKS, _FILE_ATTACKS = chess.BB_FILE_MASKS, chess.BB_FILE_ATTACKS
+_NOT_A, _NOT_H = ~chess.BB_FILE_A & chess.BB_ALL, ~chess.BB_FILE_H & chess.BB_ALL
+_KNIGHT, _BISHOP, _ROOK, _QUEEN = chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN
+
+
+def _mobility_side(board: chess.Board, own: int, enemy_pawn_attacks: int) -> tuple[int, int]:
+    """Mobility of one side's knights, bishops, rooks and queens (positive = good for it)."""
+    occupied = board.occupied
+    free = ~(own | enemy_pawn_attacks) & chess.BB_ALL
+    mg = eg = 0
+    for piece_type, pieces in ((_KNIGHT, board.knights), (_BISHOP, board.bishops),
+                               (_ROOK, board.rooks), (_QUEEN, board.queens)):
+        pieces &= own
+        if not pieces:
+            continue
+        per_mg, per_eg, base = (MOBILITY_MG[piece_type], MOBILITY_EG[piece_type],
+                                MOBILITY_BASE[piece_type])
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            if piece_type == _KNIGHT:
+                attacks = _KNIGHT_ATTACKS[sq]
+            else:
+                attacks = 0
+                if piece_type != _ROOK:
+                    attacks = _DIAG_ATTACKS[sq][_DIAG_MASKS[sq] & occupied]
+                if piece_type != _BISHOP:
+                    attacks |= (_RANK_ATTACKS[sq][_RANK_MASKS[sq] & occupied]
+                                | _FILE_ATTACKS[sq][_FILE_MASKS[sq] & occupied])
+            count = _POPCOUNT(attacks & free) - base
+            mg += per_mg * count
+            eg += per_eg * count
+    return mg, eg
+
+
+def mobility(board: chess.Board) -> tuple[int, int]:
+    """Mobility of both sides, (middlegame, endgame) from White's view."""
+    pawns = board.pawns
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    wp, bp = pawns & white, pawns & black
+    white_pawn_attacks = ((wp & _NOT_A) << 7 | (wp & _NOT_H) << 9) & chess.BB_ALL
+    black_pawn_attacks = (bp & _NOT_A) >> 9 | (bp & _NOT_H) >> 7
+    w_mg, w_eg = _mobility_side(board, white, black_pawn_attacks)
+    b_mg, b_eg = _mobility_side(board, black, white_pawn_attacks)
+    return w_mg - b_mg, w_eg - b_eg
