@@ -51,27 +51,37 @@ VARIANTS: dict[str, SearchConfig] = {
     # session 17 threw away the iteration a node or time limit cut short).
     "no-partial": CHESS_CONFIG,
     "see-tactical": CHESS_CONFIG,
-    # The evaluation before session 18: the tables alone, no pawn structure or bishop pair
-    # (ChessGame.STRUCTURE_TERMS off).
     "no-terms": CHESS_CONFIG,
-    # Without the rook-file and king-shelter terms (ChessGame.PIECE_TERMS off).
+    "pieces": CHESS_CONFIG,
     "no-piece-terms": CHESS_CONFIG,
-    # With the mobility term (ChessGame.MOBILITY on).
     "mobility": CHESS_CONFIG,
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
+    "nmp3": replace(CHESS_CONFIG, null_move_reduction=3),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
-# Variants with ChessGame.LOSING_CAPTURES_QUIET off (captures losing material by exchange
-# evaluation searched like any capture: never reduced or pruned).
-LOSING_CAPTURES_TACTICAL = frozenset({"see-tactical"})
-# Variants with ChessGame.STRUCTURE_TERMS off.
-NO_STRUCTURE_TERMS = frozenset({"no-terms"})
-# Variants with ChessGame.PIECE_TERMS off ("no-terms" is the evaluation before session 18).
-NO_PIECE_TERMS = frozenset({"no-terms", "no-piece-terms"})
-# Variants with ChessGame.MOBILITY on.
-WITH_MOBILITY = frozenset({"mobility"})
+# Variants that differ from the engine in ChessGame's class switches (the game's evaluation
+# and tactical rules), by switch name; the engine's are ChessGame's defaults.
+GAME_SWITCHES: dict[str, dict[str, bool]] = {
+    # Captures losing material by exchange evaluation searched like any capture (never
+    # reduced or pruned).
+    "see-tactical": {"LOSING_CAPTURES_QUIET": False},
+    # The evaluation before session 18: the tables alone.
+    "no-terms": {"STRUCTURE_TERMS": False, "PIECE_TERMS": False, "MOBILITY": False},
+    # With / without the rook-file and king-shelter terms.
+    "pieces": {"PIECE_TERMS": True},
+    "no-piece-terms": {"PIECE_TERMS": False},
+    # With the mobility term.
+    "mobility": {"MOBILITY": True},
+}
+DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
+    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY")}
+
+
+def switches_of(variant: str) -> dict[str, bool]:
+    """Every ChessGame class switch as ``variant`` plays it."""
+    return DEFAULT_SWITCHES | GAME_SWITCHES.get(variant, {})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -94,11 +104,7 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int]
     budget = {True: candidate_nodes, False: nodes}
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
-    see_quiet = {True: candidate not in LOSING_CAPTURES_TACTICAL,
-                 False: base not in LOSING_CAPTURES_TACTICAL}
-    terms = {True: candidate not in NO_STRUCTURE_TERMS, False: base not in NO_STRUCTURE_TERMS}
-    pieces = {True: candidate not in NO_PIECE_TERMS, False: base not in NO_PIECE_TERMS}
-    mobile = {True: candidate in WITH_MOBILITY, False: base in WITH_MOBILITY}
+    switches = {True: switches_of(candidate), False: switches_of(base)}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -113,10 +119,8 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int]
             winner, reason = None, "ply limit"
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
-        ChessGame.LOSING_CAPTURES_QUIET = see_quiet[is_candidate]
-        ChessGame.STRUCTURE_TERMS = terms[is_candidate]
-        ChessGame.PIECE_TERMS = pieces[is_candidate]
-        ChessGame.MOBILITY = mobile[is_candidate]
+        for name, value in switches[is_candidate].items():
+            setattr(ChessGame, name, value)
         limit = budget[is_candidate]
         answer, _ = think(board.copy(), Limits(nodes=limit), StopSignal(nodes=limit),
                           tt=tables[is_candidate], config=configs[is_candidate],

@@ -98,7 +98,7 @@ class ChessGame:
     # pair to the tables (``chess_terms``).  A class setting for the same reason.
     STRUCTURE_TERMS = True
     # ... and rooks on open files and the kings' pawn shelter (``chess_terms.piece_terms``).
-    PIECE_TERMS = True
+    PIECE_TERMS = False
     # ... and the pieces' mobility (``chess_terms.mobility``).
     MOBILITY = False
 
