@@ -13,7 +13,8 @@ keep incrementally, lives here and is updated in ``play``/``undo`` from the move
   reversible moves, so repetitions are found by scanning a few keys instead of python-chess's
   history replays (``is_repetition`` pops and re-pushes the move stack);
 * the tapered piece-square evaluation (PeSTO numbers, see ``chess_pst``): middlegame and endgame
-  sums and the game phase.
+  sums and the game phase (the terms of ``chess_terms`` are added to both sums at evaluation
+  time: the pawn structure from a cache keyed by the pawns).
 
 Draw rules on the search path (``RepetitionRules``): a position that already occurred since the
 last irreversible move scores a draw, and so does the 50-move rule; ``outcome`` reports what ends
@@ -95,11 +96,13 @@ class ChessGame:
     # bench/chess_selfplay.py can play the engine with and without it in one process.
     LOSING_CAPTURES_QUIET = True
     # The evaluation adds pawn structure (passed, isolated, doubled pawns) and the bishop
-    # pair to the tables (``chess_terms``).  A class setting for the same reason.
+    # pair to the tables (``chess_terms``; +41 Elo in self-play, session 18).  A class
+    # setting for the same reason.
     STRUCTURE_TERMS = True
-    # ... and rooks on open files and the kings' pawn shelter (``chess_terms.piece_terms``).
+    # ... and rooks on open files and the kings' pawn shelter (``chess_terms.piece_terms``),
+    # and the pieces' mobility (``chess_terms.mobility``): both off, they lost in self-play at
+    # equal time (session 18: -22 and -32 Elo, 240 games each; docs/chess.md).
     PIECE_TERMS = False
-    # ... and the pieces' mobility (``chess_terms.mobility``).
     MOBILITY = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
