@@ -51,14 +51,37 @@ VARIANTS: dict[str, SearchConfig] = {
     # session 17 threw away the iteration a node or time limit cut short).
     "no-partial": CHESS_CONFIG,
     "see-tactical": CHESS_CONFIG,
+    "no-terms": CHESS_CONFIG,
+    "pieces": CHESS_CONFIG,
+    "no-piece-terms": CHESS_CONFIG,
+    "mobility": CHESS_CONFIG,
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
+    "nmp3": replace(CHESS_CONFIG, null_move_reduction=3),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
-# Variants with ChessGame.LOSING_CAPTURES_QUIET off (captures losing material by exchange
-# evaluation searched like any capture: never reduced or pruned).
-LOSING_CAPTURES_TACTICAL = frozenset({"see-tactical"})
+# Variants that differ from the engine in ChessGame's class switches (the game's evaluation
+# and tactical rules), by switch name; the engine's are ChessGame's defaults.
+GAME_SWITCHES: dict[str, dict[str, bool]] = {
+    # Captures losing material by exchange evaluation searched like any capture (never
+    # reduced or pruned).
+    "see-tactical": {"LOSING_CAPTURES_QUIET": False},
+    # The evaluation before session 18: the tables alone.
+    "no-terms": {"STRUCTURE_TERMS": False, "PIECE_TERMS": False, "MOBILITY": False},
+    # With / without the rook-file and king-shelter terms.
+    "pieces": {"PIECE_TERMS": True},
+    "no-piece-terms": {"PIECE_TERMS": False},
+    # With the mobility term.
+    "mobility": {"MOBILITY": True},
+}
+DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
+    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY")}
+
+
+def switches_of(variant: str) -> dict[str, bool]:
+    """Every ChessGame class switch as ``variant`` plays it."""
+    return DEFAULT_SWITCHES | GAME_SWITCHES.get(variant, {})
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:
@@ -74,13 +97,14 @@ def opening(seed: int, plies: int) -> list[chess.Move]:
             return list(board.move_stack)
 
 
-def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float, int, str]:
+def play_game(job: tuple[int, str, str, int, int, int, int, int]
+              ) -> tuple[int, float, int, str]:
     """One game; returns (number, the candidate's score, plies, how it ended)."""
-    number, candidate, base, nodes, opening_plies, max_plies, seed = job
+    number, candidate, base, nodes, candidate_nodes, opening_plies, max_plies, seed = job
+    budget = {True: candidate_nodes, False: nodes}
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
-    see_quiet = {True: candidate not in LOSING_CAPTURES_TACTICAL,
-                 False: base not in LOSING_CAPTURES_TACTICAL}
+    switches = {True: switches_of(candidate), False: switches_of(base)}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -95,8 +119,10 @@ def play_game(job: tuple[int, str, str, int, int, int, int]) -> tuple[int, float
             winner, reason = None, "ply limit"
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
-        ChessGame.LOSING_CAPTURES_QUIET = see_quiet[is_candidate]
-        answer, _ = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes),
+        for name, value in switches[is_candidate].items():
+            setattr(ChessGame, name, value)
+        limit = budget[is_candidate]
+        answer, _ = think(board.copy(), Limits(nodes=limit), StopSignal(nodes=limit),
                           tt=tables[is_candidate], config=configs[is_candidate],
                           partial=partial[is_candidate])
         assert answer is not None
@@ -117,13 +143,18 @@ def main() -> None:
     parser.add_argument("--base", choices=list(VARIANTS), default="engine")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--candidate-nodes", type=int, default=None,
+                        help="the candidate's budget when it differs (default: --nodes); "
+                        "a slower candidate gets fewer nodes in proportion to its speed, so "
+                        "that the comparison stands for equal time")
     parser.add_argument("--opening-plies", type=int, default=8)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    jobs = [(n, args.candidate, args.base, args.nodes, args.opening_plies, args.max_plies,
-             args.seed) for n in range(args.games)]
+    candidate_nodes = args.nodes if args.candidate_nodes is None else args.candidate_nodes
+    jobs = [(n, args.candidate, args.base, args.nodes, candidate_nodes, args.opening_plies,
+             args.max_plies, args.seed) for n in range(args.games)]
     results: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
         for number, score, plies, reason in pool.imap_unordered(play_game, jobs):
@@ -135,7 +166,8 @@ def main() -> None:
             low, high = elo(mean - margin), elo(mean + margin)
             print(json.dumps({
                 "bench": "chess_selfplay", "candidate": args.candidate, "base": args.base,
-                "nodes": args.nodes, "game": number, "score": score, "plies": plies,
+                "nodes": args.nodes, "candidate_nodes": candidate_nodes, "game": number,
+                "score": score, "plies": plies,
                 "reason": reason, "W": results.count(1.0), "D": results.count(0.5),
                 "L": results.count(0.0), "elo": None if elo(mean) is None else round(
                     elo(mean) or 0), "elo_95": [None if low is None else round(low),

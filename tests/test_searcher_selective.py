@@ -67,6 +67,13 @@ def test_logarithmic_reductions_keep_a_ply_and_grow_with_depth_and_move_number()
     assert table[10][40] > table[10][4] and table[20][20] > table[4][20]
 
 
+def test_the_reduction_table_is_built_once_per_divisor() -> None:
+    # every search call asks for it: the same object comes back, a new divisor gets its own
+    assert _reduction_table(2.25) is _reduction_table(2.25)
+    assert _reduction_table(2.5) is not _reduction_table(2.25)
+    assert _reduction_table(2.5) != _reduction_table(2.25)
+
+
 @pytest.mark.parametrize("fen", [
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -13,7 +13,8 @@ keep incrementally, lives here and is updated in ``play``/``undo`` from the move
   reversible moves, so repetitions are found by scanning a few keys instead of python-chess's
   history replays (``is_repetition`` pops and re-pushes the move stack);
 * the tapered piece-square evaluation (PeSTO numbers, see ``chess_pst``): middlegame and endgame
-  sums and the game phase.
+  sums and the game phase (the terms of ``chess_terms`` are added to both sums at evaluation
+  time: the pawn structure from a cache keyed by the pawns).
 
 Draw rules on the search path (``RepetitionRules``): a position that already occurred since the
 last irreversible move scores a draw, and so does the 50-move rule; ``outcome`` reports what ends
@@ -39,6 +40,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_WEIGHT,
 )
 from sakiyomi.games.chess_see import see
+from sakiyomi.games.chess_terms import mobility, piece_terms, structure_terms
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -93,6 +95,15 @@ class ChessGame:
     # reductions and pruning (``is_tactical``).  A class setting, so that
     # bench/chess_selfplay.py can play the engine with and without it in one process.
     LOSING_CAPTURES_QUIET = True
+    # The evaluation adds pawn structure (passed, isolated, doubled pawns) and the bishop
+    # pair to the tables (``chess_terms``; +41 Elo in self-play, session 18).  A class
+    # setting for the same reason.
+    STRUCTURE_TERMS = True
+    # ... and rooks on open files and the kings' pawn shelter (``chess_terms.piece_terms``),
+    # and the pieces' mobility (``chess_terms.mobility``): both off, they lost in self-play at
+    # equal time (session 18: -22 and -32 Elo, 240 games each; docs/chess.md).
+    PIECE_TERMS = False
+    MOBILITY = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -292,12 +303,27 @@ class ChessGame:
         return None
 
     def evaluate(self) -> int:
-        """Tapered PeSTO piece-square value (centipawns) for the side to move; with little
+        """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
+        structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
+        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
         phase = self._phase if self._phase < PHASE_TOTAL else PHASE_TOTAL
-        score = self._mg * phase + self._eg * (PHASE_TOTAL - phase)
+        mg, eg = self._mg, self._eg
+        if self.STRUCTURE_TERMS:
+            more_mg, more_eg = structure_terms(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.PIECE_TERMS:
+            more_mg, more_eg = piece_terms(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.MOBILITY:
+            more_mg, more_eg = mobility(self.board)
+            mg += more_mg
+            eg += more_eg
+        score = mg * phase + eg * (PHASE_TOTAL - phase)
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
         value = (score if self.board.turn else -score) // PHASE_TOTAL
         if phase <= ENDGAME_PHASE:

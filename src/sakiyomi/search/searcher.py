@@ -21,6 +21,7 @@ and when the search returns.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -133,9 +134,15 @@ class SearchConfig:
     mate_distance: bool = False
 
 
+@functools.cache
 def _reduction_table(divisor: float) -> tuple[tuple[int, ...], ...]:
     """LMR reductions by [depth][move index] for ``SearchConfig.lmr_divisor``: at least one
     ply, and never below a child depth of 1.
+
+    Cached per divisor (the table is immutable): every ``search`` call builds its node search
+    afresh, and the 4,096 logarithms cost about 1.7 ms: a chess move at UCI movetime 200
+    (165 ms of search) made 5-11 calls (iterations and aspiration re-searches; 6.4 on average
+    over five middlegames of ours), about 7 % of its time.
     """
     table = []
     for depth in range(64):

@@ -1,0 +1,247 @@
+"""Evaluation terms beside the piece-square tables: pawn structure, bishop pair, rook files,
+king shelter, mobility.
+
+PeSTO's tables (``chess_pst``) value a pawn by its square alone, so a pawn on the sixth rank
+is worth the same whether an enemy pawn can still stop it or not, and two pawns on one file
+the same as two on neighbouring files.  The terms here add what depends on the other pawns:
+
+* a **passed pawn** (no enemy pawn ahead of it on its own or a neighbouring file, and no pawn
+  of either side ahead on its file) gets a bonus by its rank, larger in the endgame, where it
+  decides games;
+* an **isolated pawn** (no pawn of its own side on a neighbouring file) and every **doubled
+  pawn** beyond the first on a file are penalised;
+* the **bishop pair** (two or more bishops) gets a bonus, larger in the endgame;
+* ``piece_terms`` (a switch of its own): a **rook on an open file** (no pawns) or a half-open
+  one (no pawns of its side), and the **pawn shelter** of a king on its first two ranks (its
+  pawns one or two ranks in front of it, on its file and the neighbouring ones; middlegame
+  only, where attacks on the king decide);
+* ``mobility`` (a switch of its own): for each knight, bishop, rook and queen, the squares it
+  attacks that hold no piece of its side and no enemy pawn attacks, counted from a typical
+  number for the piece (so a piece of average mobility keeps its table value).
+
+The weights are ours, round numbers of the usual size, measured in self-play on our own random
+openings (``bench/chess_selfplay.py``), not tuned on test suites.
+
+The pawn terms depend on the pawns alone, which change on few moves of a search line (pawn
+moves and captures of or by pawns), so they are kept in a table keyed by both sides' pawn
+bitboards: nearly every evaluation finds its structure there, at the cost of one dictionary
+look-up.  All values are from White's view, as middlegame and endgame parts (the caller
+tapers them with the game phase), and colour-symmetric: the mirror position gets the negated
+values.
+"""
+
+from __future__ import annotations
+
+import chess
+
+# Bonus for a passed pawn by its rank counted from its own side (index 1 = second rank).
+PASSED_MG = (0, 0, 5, 10, 15, 25, 35, 0)
+PASSED_EG = (0, 10, 15, 25, 40, 60, 80, 0)
+ISOLATED_MG, ISOLATED_EG = 8, 12  # penalty per isolated pawn
+DOUBLED_MG, DOUBLED_EG = 8, 16  # penalty per pawn beyond the first on a file
+BISHOP_PAIR_MG, BISHOP_PAIR_EG = 25, 45
+ROOK_OPEN_MG, ROOK_OPEN_EG = 25, 10  # a rook on a file without pawns
+ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG = 12, 5  # ... without pawns of its own side
+SHELTER_MG = 5  # per shelter point (2 a pawn next to the king, 1 a pawn one rank further)
+SHELTER_CAP = 6  # points that count at most: three pawns right in front of the king
+# Mobility: centipawns per square (middlegame, endgame) and the count that scores 0, by piece
+# type (knight, bishop, rook, queen; index = python-chess piece type).
+MOBILITY_MG = (0, 0, 4, 5, 2, 1, 0)
+MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
+MOBILITY_BASE = (0, 0, 4, 6, 7, 13, 0)
+CACHE_LIMIT = 1 << 16  # pawn structures kept before the table is emptied
+
+_POPCOUNT = chess.popcount
+_FILES = chess.BB_FILES
+_BB = chess.BB_SQUARES
+
+
+def _front_masks() -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]]:
+    """[colour] (squares ahead on the own file, squares ahead on the two neighbouring files)
+    for each square, "ahead" as that colour's pawns move.
+    """
+    result = []
+    for color in (chess.BLACK, chess.WHITE):
+        file_ahead = [0] * 64
+        sides_ahead = [0] * 64
+        for sq in range(64):
+            file, rank = chess.square_file(sq), chess.square_rank(sq)
+            ranks = range(rank + 1, 8) if color else range(rank - 1, -1, -1)
+            for r in ranks:
+                file_ahead[sq] |= chess.BB_SQUARES[chess.square(file, r)]
+                for f in (file - 1, file + 1):
+                    if 0 <= f < 8:
+                        sides_ahead[sq] |= chess.BB_SQUARES[chess.square(f, r)]
+        result.append((file_ahead, sides_ahead))
+    return result[0], result[1]
+
+
+_FRONT = _front_masks()  # indexed by colour: False (Black) 0, True (White) 1
+_NEIGHBOURS = [(_FILES[f - 1] if f > 0 else 0) | (_FILES[f + 1] if f < 7 else 0)
+               for f in range(8)]
+_cache: dict[int, tuple[int, int]] = {}
+
+
+def _side(own: int, other: int, color: bool) -> tuple[int, int]:
+    """Middlegame and endgame pawn terms of one side (positive = good for that side)."""
+    file_ahead, sides_ahead = _FRONT[color]
+    all_pawns = own | other
+    mg = eg = 0
+    for sq in chess.scan_forward(own):
+        file = sq & 7
+        if not (all_pawns & file_ahead[sq] or other & sides_ahead[sq]):
+            rank = sq >> 3 if color else 7 - (sq >> 3)
+            mg += PASSED_MG[rank]
+            eg += PASSED_EG[rank]
+        if not own & _NEIGHBOURS[file]:
+            mg -= ISOLATED_MG
+            eg -= ISOLATED_EG
+    for file_bb in _FILES:
+        extra = _POPCOUNT(own & file_bb) - 1
+        if extra > 0:
+            mg -= DOUBLED_MG * extra
+            eg -= DOUBLED_EG * extra
+    return mg, eg
+
+
+def pawn_terms(white_pawns: int, black_pawns: int) -> tuple[int, int]:
+    """The pawn structure's (middlegame, endgame) value from White's view, cached."""
+    key = white_pawns | black_pawns << 64
+    terms = _cache.get(key)
+    if terms is None:
+        w_mg, w_eg = _side(white_pawns, black_pawns, True)
+        b_mg, b_eg = _side(black_pawns, white_pawns, False)
+        terms = (w_mg - b_mg, w_eg - b_eg)
+        if len(_cache) >= CACHE_LIMIT:
+            _cache.clear()
+        _cache[key] = terms
+    return terms
+
+
+def _shelters() -> tuple[list[int], list[int]]:
+    """[colour][king square]: the squares one and two ranks in front of the king, on its file
+    and the neighbouring ones (its pawn shelter), as two masks packed as ``near | far << 64``.
+    """
+    result = []
+    for color in (chess.BLACK, chess.WHITE):
+        masks = [0] * 64
+        for sq in range(64):
+            file, rank = chess.square_file(sq), chess.square_rank(sq)
+            step = 1 if color else -1
+            for ahead, shift in ((1, 0), (2, 64)):
+                r = rank + step * ahead
+                if not 0 <= r < 8:
+                    continue
+                for f in (file - 1, file, file + 1):
+                    if 0 <= f < 8:
+                        masks[sq] |= chess.BB_SQUARES[chess.square(f, r)] << shift
+        result.append(masks)
+    return result[0], result[1]
+
+
+_SHELTER = _shelters()
+_BACK_RANKS = (chess.BB_RANK_8 | chess.BB_RANK_7, chess.BB_RANK_1 | chess.BB_RANK_2)
+_LOW64 = (1 << 64) - 1
+
+
+def _piece_side(pawns: int, rooks: int, kings: int, own: int, color: bool) -> tuple[int, int]:
+    """Rook files and king shelter of one side (positive = good for that side); bit tricks
+    instead of python-chess's square iterators, since this runs at every evaluation.
+    """
+    own_pawns = pawns & own
+    mg = eg = 0
+    rooks &= own
+    while rooks:
+        low = rooks & -rooks
+        rooks ^= low
+        file_bb = _FILES[(low.bit_length() - 1) & 7]
+        if not pawns & file_bb:
+            mg += ROOK_OPEN_MG
+            eg += ROOK_OPEN_EG
+        elif not own_pawns & file_bb:
+            mg += ROOK_SEMI_OPEN_MG
+            eg += ROOK_SEMI_OPEN_EG
+    king = kings & own
+    if king & _BACK_RANKS[color]:
+        shelter = _SHELTER[color][king.bit_length() - 1]
+        points = 2 * _POPCOUNT(own_pawns & shelter & _LOW64) + _POPCOUNT(own_pawns & shelter >> 64)
+        mg += SHELTER_MG * (points if points < SHELTER_CAP else SHELTER_CAP)
+    return mg, eg
+
+
+def piece_terms(board: chess.Board) -> tuple[int, int]:
+    """Rooks on open and half-open files, the pawn shelter in front of a king on its first
+    two ranks: (middlegame, endgame) from White's view.
+    """
+    pawns, rooks, kings = board.pawns, board.rooks, board.kings
+    w_mg, w_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.WHITE], True)
+    b_mg, b_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.BLACK], False)
+    return w_mg - b_mg, w_eg - b_eg
+
+
+def structure_terms(board: chess.Board) -> tuple[int, int]:
+    """Pawn structure and bishop pair, (middlegame, endgame) from White's view."""
+    white = board.occupied_co[chess.WHITE]
+    pawns = board.pawns
+    mg, eg = pawn_terms(pawns & white, pawns & ~white)
+    bishops = board.bishops
+    wb = bishops & white
+    bb = bishops & ~white
+    if wb & (wb - 1):
+        mg += BISHOP_PAIR_MG
+        eg += BISHOP_PAIR_EG
+    if bb & (bb - 1):
+        mg -= BISHOP_PAIR_MG
+        eg -= BISHOP_PAIR_EG
+    return mg, eg
+
+
+_KNIGHT_ATTACKS = chess.BB_KNIGHT_ATTACKS
+_DIAG_MASKS, _DIAG_ATTACKS = chess.BB_DIAG_MASKS, chess.BB_DIAG_ATTACKS
+_RANK_MASKS, _RANK_ATTACKS = chess.BB_RANK_MASKS, chess.BB_RANK_ATTACKS
+_FILE_MASKS, _FILE_ATTACKS = chess.BB_FILE_MASKS, chess.BB_FILE_ATTACKS
+_NOT_A, _NOT_H = ~chess.BB_FILE_A & chess.BB_ALL, ~chess.BB_FILE_H & chess.BB_ALL
+_KNIGHT, _BISHOP, _ROOK, _QUEEN = chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN
+
+
+def _mobility_side(board: chess.Board, own: int, enemy_pawn_attacks: int) -> tuple[int, int]:
+    """Mobility of one side's knights, bishops, rooks and queens (positive = good for it)."""
+    occupied = board.occupied
+    free = ~(own | enemy_pawn_attacks) & chess.BB_ALL
+    mg = eg = 0
+    for piece_type, pieces in ((_KNIGHT, board.knights), (_BISHOP, board.bishops),
+                               (_ROOK, board.rooks), (_QUEEN, board.queens)):
+        pieces &= own
+        if not pieces:
+            continue
+        per_mg, per_eg, base = (MOBILITY_MG[piece_type], MOBILITY_EG[piece_type],
+                                MOBILITY_BASE[piece_type])
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            if piece_type == _KNIGHT:
+                attacks = _KNIGHT_ATTACKS[sq]
+            else:
+                attacks = 0
+                if piece_type != _ROOK:
+                    attacks = _DIAG_ATTACKS[sq][_DIAG_MASKS[sq] & occupied]
+                if piece_type != _BISHOP:
+                    attacks |= (_RANK_ATTACKS[sq][_RANK_MASKS[sq] & occupied]
+                                | _FILE_ATTACKS[sq][_FILE_MASKS[sq] & occupied])
+            count = _POPCOUNT(attacks & free) - base
+            mg += per_mg * count
+            eg += per_eg * count
+    return mg, eg
+
+
+def mobility(board: chess.Board) -> tuple[int, int]:
+    """Mobility of both sides, (middlegame, endgame) from White's view."""
+    pawns = board.pawns
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    wp, bp = pawns & white, pawns & black
+    white_pawn_attacks = ((wp & _NOT_A) << 7 | (wp & _NOT_H) << 9) & chess.BB_ALL
+    black_pawn_attacks = (bp & _NOT_A) >> 9 | (bp & _NOT_H) >> 7
+    w_mg, w_eg = _mobility_side(board, white, black_pawn_attacks)
+    b_mg, b_eg = _mobility_side(board, black, white_pawn_attacks)
+    return w_mg - b_mg, w_eg - b_eg
