@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import chess
@@ -37,3 +38,16 @@ def _mates_after(board: chess.Board, reply: chess.Move, n: int) -> bool:
         return mate_in(board, n)
     finally:
         board.pop()
+
+
+def random_walk(rng: random.Random, plies: int) -> chess.Board:
+    """The board after up to ``plies`` random legal moves from the start (fewer if the game
+    ends first).
+    """
+    board = chess.Board()
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board

@@ -33,6 +33,7 @@ from sakiyomi.games.chess_terms import (
     piece_terms,
     structure_terms,
 )
+from tests.chess_support import random_walk
 
 
 def _terms(fen: str) -> tuple[int, int]:
@@ -116,12 +117,7 @@ def test_pawn_terms_match_a_square_by_square_count_on_random_positions() -> None
     rng = random.Random(18)
     checked = 0
     for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randrange(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_walk(rng, rng.randrange(10, 120))
         white = board.pieces_mask(chess.PAWN, chess.WHITE)
         black = board.pieces_mask(chess.PAWN, chess.BLACK)
         assert pawn_terms(white, black) == _brute_terms(board), board.fen()
@@ -173,12 +169,7 @@ def test_king_shelter_counts_pawns_in_front_of_a_king_at_home() -> None:
 def test_piece_terms_are_colour_symmetric_on_random_positions() -> None:
     rng = random.Random(1818)
     for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randrange(10, 100)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_walk(rng, rng.randrange(10, 100))
         mg, eg = piece_terms(board)
         assert piece_terms(board.mirror()) == (-mg, -eg), board.fen()
         game = ChessGame(board)
@@ -205,12 +196,7 @@ def test_mobility_matches_python_chess_attacks_on_random_positions() -> None:
     rng = random.Random(1819)
     nonzero = 0
     for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randrange(4, 100)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_walk(rng, rng.randrange(4, 100))
         value = mobility(board)
         assert value == _brute_mobility(board), board.fen()
         assert mobility(board.mirror()) == (-value[0], -value[1])
