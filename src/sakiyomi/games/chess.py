@@ -79,6 +79,15 @@ _Z_EP = [_rng.getrandbits(64) for _ in range(8)]
 _ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
 
 
+def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
+    """Whether the capture ``move`` (``victim`` and ``attacker``: the pieces' ``_ORDER_VALUE``)
+    loses material: the cheap tests first (a dearer piece takes on a defended square), then
+    the static exchange evaluation.  One rule for quiescence, ordering and ``is_tactical``.
+    """
+    return attacker > victim and b.is_attacked_by(not b.turn, move.to_square) and see(
+        b, move) < 0
+
+
 def _castle_key(rights: int) -> int:
     key = 0
     for sq in _CORNERS:
@@ -381,7 +390,7 @@ class ChessGame:
                 continue
             victim = _ORDER_VALUE[b.piece_type_at(to) or _PAWN]
             attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or _PAWN]
-            if attacker > victim and b.is_attacked_by(them, to) and see(b, move) < 0:
+            if _loses_material(b, move, victim, attacker):
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
             hints.append(100 + 10 * victim - attacker + (90 if promotion else 0))
@@ -412,7 +421,7 @@ class ChessGame:
             if occ_them & _BB[to]:
                 victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
                 attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-                if attacker > victim and b.is_attacked_by(them, to) and see(b, move) < 0:
+                if _loses_material(b, move, victim, attacker):
                     hint = -1
                 else:
                     hint = 100 + 10 * victim - attacker
@@ -464,8 +473,7 @@ class ChessGame:
                 return True
             victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
             attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-            return not (attacker > victim and b.is_attacked_by(not b.turn, to)
-                        and see(b, move) < 0)
+            return not _loses_material(b, move, victim, attacker)
         return to == b.ep_square and bool(b.pawns & _BB[move.from_square])
 
     def play_null(self) -> None:
