@@ -26,8 +26,7 @@ import time
 
 import chess
 
-from bench.chess_selfplay import VARIANTS, switches_of
-from sakiyomi.games.chess import ChessGame
+from bench.chess_selfplay import VARIANTS, apply_switches
 from sakiyomi.protocols.chess_engine import think
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.tt import TranspositionTable
@@ -44,8 +43,7 @@ POSITIONS = [
 
 def cpu_seconds(variant: str, nodes: int) -> float:
     """CPU time of a ``nodes``-node search of every position with ``variant``'s settings."""
-    for name, value in switches_of(variant).items():
-        setattr(ChessGame, name, value)
+    apply_switches(variant)
     start = time.process_time()
     for fen in POSITIONS:
         think(chess.Board(fen), Limits(nodes=nodes), StopSignal(nodes=nodes),

@@ -84,6 +84,12 @@ def switches_of(variant: str) -> dict[str, bool]:
     return DEFAULT_SWITCHES | GAME_SWITCHES.get(variant, {})
 
 
+def apply_switches(variant: str) -> None:
+    """Set ChessGame's class switches to ``variant``'s (before each of its searches)."""
+    for name, value in switches_of(variant).items():
+        setattr(ChessGame, name, value)
+
+
 def opening(seed: int, plies: int) -> list[chess.Move]:
     """``plies`` random legal moves from the start that do not end the game."""
     rng = random.Random(seed)
@@ -104,7 +110,6 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int]
     budget = {True: candidate_nodes, False: nodes}
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
-    switches = {True: switches_of(candidate), False: switches_of(base)}
     candidate_white = number % 2 == 0
     tables = {side: TranspositionTable[chess.Move](1 << 16) for side in (True, False)}
     board = chess.Board()
@@ -119,8 +124,7 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int]
             winner, reason = None, "ply limit"
             break
         is_candidate = (board.turn == chess.WHITE) == candidate_white
-        for name, value in switches[is_candidate].items():
-            setattr(ChessGame, name, value)
+        apply_switches(candidate if is_candidate else base)
         limit = budget[is_candidate]
         answer, _ = think(board.copy(), Limits(nodes=limit), StopSignal(nodes=limit),
                           tt=tables[is_candidate], config=configs[is_candidate],
