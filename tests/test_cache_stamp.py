@@ -13,8 +13,12 @@ from sakiyomi.compiled import cache_stamp
 from sakiyomi.compiled.bits import JIT_ENABLED, njit
 
 
-def test_digest_follows_any_kernel_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for directory in cache_stamp.KERNEL_DIRS:
+def _edited(path: Path) -> None:
+    path.write_text(path.read_text() + "\n# an edit\n")
+
+
+def test_digest_follows_kernel_files_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for directory in ("compiled", "games"):
         shutil.copytree(cache_stamp.PACKAGE / directory, tmp_path / directory,
                         ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache_stamp, "PACKAGE", tmp_path)
@@ -22,12 +26,29 @@ def test_digest_follows_any_kernel_file(tmp_path: Path, monkeypatch: pytest.Monk
     try:
         before = cache_stamp.kernel_digest()
         assert cache_stamp.kernel_digest() == before  # stable while nothing changes
-        rules = tmp_path / "games" / "othello" / "rules.py"
-        rules.write_text(rules.read_text() + "\n# an edit\n")
+        _edited(tmp_path / "games" / "chess.py")  # a single-module game: no kernels
         cache_stamp.kernel_digest.cache_clear()
-        assert cache_stamp.kernel_digest() != before
+        assert cache_stamp.kernel_digest() == before
+        for kernel_file in ("games/othello/rules.py", "compiled/bits.py"):
+            _edited(tmp_path / kernel_file)
+            cache_stamp.kernel_digest.cache_clear()
+            after = cache_stamp.kernel_digest()
+            assert after != before, kernel_file
+            before = after
     finally:
         cache_stamp.kernel_digest.cache_clear()
+
+
+def test_every_module_that_uses_numba_is_a_kernel_source() -> None:
+    """The digest leaves out the games' single modules: none of them may hold kernels."""
+    sources = set(cache_stamp.kernel_sources())
+    package = cache_stamp.PACKAGE
+    users = [path for path in package.rglob("*.py")
+             if "numba" in (text := path.read_text()) or "sakiyomi.compiled" in text
+             or "import njit" in text]
+    inside = [path for path in users if path.is_relative_to(package / "games")]
+    assert inside, "the game packages use numba"
+    assert [path for path in inside if path not in sources] == []
 
 
 @pytest.mark.skipif(not JIT_ENABLED, reason="numba's cache exists only with numba's JIT on")

@@ -6,10 +6,12 @@ from other files: the Othello endgame solver holds ``rules.flips``.  After an ed
 ``rules.py`` alone, the endgame's cached code still ran the old ``flips`` (seen in session 18:
 a benchmark measured the old move generator).  ``install`` puts locators in front of numba's
 own for files inside this package; they keep numba's cache places and add to the stamp a
-digest of all of the package's kernel sources (``KERNEL_DIRS``), so that any change to one of
-them recompiles every cached kernel instead of mixing old and new code.  Files outside the
-package (the generated search modules, which carry their own dependency hashes in their text,
-``template._dependency_stamp``) keep numba's plain stamps.
+digest of all of the package's kernel sources (``kernel_sources``), so that any change to one of
+them recompiles every cached kernel instead of mixing old and new code.  Kernel sources are
+the files of ``compiled/`` and of the game packages (``games/<name>/``: a game with kernels is
+a package); the single-module games (chess, shogi, ...) have none, so editing them keeps the
+cache.  Files outside the package (the generated search modules, which carry their own
+dependency hashes in their text, ``template._dependency_stamp``) keep numba's plain stamps.
 """
 
 from __future__ import annotations
@@ -21,17 +23,24 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent.parent
-KERNEL_DIRS = ("compiled", "games")  # where the package's @njit functions live
+
+
+def kernel_sources() -> list[Path]:
+    """The ``.py`` files that can hold @njit code or what it reads at compile time: all of
+    ``compiled/`` and of every game package ``games/<name>/``, in a fixed order.
+    """
+    games = sorted(d for d in (PACKAGE / "games").iterdir() if (d / "__init__.py").is_file())
+    directories = [PACKAGE / "compiled", *games]
+    return sorted(path for d in directories for path in d.rglob("*.py"))
 
 
 @functools.cache
 def kernel_digest() -> str:
-    """A hash of every ``.py`` file under ``KERNEL_DIRS`` (computed once per process)."""
+    """A hash of every file of ``kernel_sources`` (computed once per process)."""
     digest = hashlib.sha256()
-    for directory in KERNEL_DIRS:
-        for path in sorted((PACKAGE / directory).rglob("*.py")):
-            digest.update(str(path.relative_to(PACKAGE)).encode())
-            digest.update(path.read_bytes())
+    for path in kernel_sources():
+        digest.update(str(path.relative_to(PACKAGE)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
