@@ -16,16 +16,18 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import pytest
 
 from sakiyomi.engines import (
+    COMPILED_FIELDS,
     SOLVER_CONFIG,
     CompiledEngine,
     EngineSession,
     engine_for,
+    python_only_settings,
     search_position,
     solve_position,
     solver_config,
@@ -132,6 +134,50 @@ def test_engine_choice() -> None:
         engine_for(c4, engine="fast")
     assert solver_config(c4) == SOLVER_CONFIG
     assert solver_config(Othello()).tt_capacity == 1 << 22
+
+
+PYTHON_ONLY = [  # a setting of each kind the compiled template does not carry out
+    SearchConfig(presort_depth=1),
+    SearchConfig(mate_distance=True),
+    SearchConfig(history_malus=True),
+    SearchConfig(counter_moves=True),
+]
+
+
+@pytest.mark.parametrize("config", PYTHON_ONLY, ids=lambda c: python_only_settings(c)[0])
+def test_settings_of_the_python_searcher_alone_are_never_ignored(config: SearchConfig) -> None:
+    # "auto" searches them on the Python engine (the same tree as asking for it), "compiled"
+    # refuses them by name, instead of a compiled search that would quietly leave them out.
+    name = python_only_settings(config)[0]
+    game = load("connect4", "4453")
+    auto = engine_for(game.copy(), config)
+    assert isinstance(auto, Searcher)
+    python = engine_for(game.copy(), config, engine="python")
+    limits = Limits(depth=6)
+    assert run(auto, limits).stats == run(python, limits).stats
+    with pytest.raises(GameError, match=f"compiled engine has no {name}"):
+        engine_for(game.copy(), config, engine="compiled")
+    for kind in ("auto", "python"):
+        assert isinstance(EngineSession(config, kind).engine(game.copy()), Searcher)
+    with pytest.raises(GameError, match=f"compiled engine has no {name}"):
+        EngineSession(config, "compiled").engine(game.copy())
+
+
+def test_every_search_setting_is_placed_on_an_engine() -> None:
+    # A new SearchConfig field is either in COMPILED_FIELDS (the template carries it out: then
+    # a parity test above covers it) or Python-only: away from its default it moves the search
+    # to the Python engine.
+    for field in fields(SearchConfig):
+        if field.name in COMPILED_FIELDS:
+            continue
+        default = getattr(SearchConfig(), field.name)
+        other: Any = (not default if isinstance(default, bool)
+                         else default + 1 if isinstance(default, int)
+                         else (*default, 1) if isinstance(default, tuple) else "x")
+        config = replace(SearchConfig(), **{field.name: other})
+        assert python_only_settings(config) == [field.name]
+    assert python_only_settings(SOLVER_CONFIG) == []
+    assert python_only_settings(solver_config(Othello())) == []
 
 
 def test_same_command_same_nodes_on_both_engines() -> None:

@@ -28,7 +28,7 @@ import threading
 import types
 import weakref
 from collections.abc import Callable, Hashable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, Literal, TypeVar, cast
 
 from sakiyomi.compiled import aot
@@ -73,6 +73,33 @@ SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 24, killers=False, history=False,
                              bisection="pons")
 
 
+# The SearchConfig fields that the compiled template carries out (its switches, table size and
+# stop polling), or that the shared drivers read (probe order, first guess), or that cannot
+# matter to a kernel game (the template has no quiescence and no repetition step: kernel games
+# have no noisy moves and no cycles).  Any other field away from its default is the Python
+# Searcher's alone: presort (seed 003), mate-distance pruning, history malus, counter moves,
+# validation and the selective search; a search asking for one runs on the Python engine.
+COMPILED_FIELDS = frozenset({
+    "tt", "tt_capacity", "pvs", "ordering", "hints", "killers", "history", "shortcuts",
+    "check_every", "bisection", "guess_depth", "leaf_solver", "cutoff", "quiescence",
+    "repetition"})
+_DEFAULTS = SearchConfig()
+
+
+def python_only_settings(config: SearchConfig) -> list[str]:
+    """The settings of ``config`` that only the Python Searcher carries out (away from their
+    defaults, in field order): "auto" picks the Python engine for them, and "compiled" refuses
+    them, rather than search another tree than the one asked for.
+    """
+    return [f.name for f in fields(config) if f.name not in COMPILED_FIELDS
+            and getattr(config, f.name) != getattr(_DEFAULTS, f.name)]
+
+
+def _compiled_refuses(config: SearchConfig) -> GameError:
+    names = ", ".join(python_only_settings(config))
+    return GameError(f"the compiled engine has no {names}: use engine 'python' or 'auto'")
+
+
 def solver_config(game: Game[Any]) -> SearchConfig:
     """The settings ``game`` is solved and searched with (either engine)."""
     if capable(game, SolverSettings):
@@ -115,7 +142,8 @@ def engine_for(
     if engine not in ENGINES:
         raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     config = config if config is not None else solver_config(game)
-    use_compiled = engine == "compiled" or (engine == "auto" and not tracer.enabled)
+    use_compiled = engine == "compiled" or (engine == "auto" and not tracer.enabled
+                                            and not python_only_settings(config))
     if use_compiled and capable(game, KernelGame):
         if tracer.enabled:
             raise GameError("the compiled engine cannot be traced: use engine='python'")
@@ -371,6 +399,8 @@ class CompiledEngine:
                  workspace: CompiledSearch | None = None) -> None:
         if not capable(game, KernelGame):
             raise TypeError("the compiled engine needs a KernelGame")
+        if python_only_settings(config):
+            raise _compiled_refuses(config)
         self.game = game
         self.config = config
         if workspace is not None:  # a caller's own (tests, benchmarks: special builds)
@@ -564,7 +594,8 @@ class EngineSession:
             engine: Engine[M] = kept
             return engine
         config = self.config if self.config is not None else solver_config(game)
-        if self.kind != "python" and compiled_available(game):
+        if (self.kind == "compiled" or (self.kind == "auto" and not python_only_settings(config))) \
+                and compiled_available(game):
             spec = cast(KernelGame, game).kernel_spec()
             if kept is None or kept.config != config or spec != self._compiled_spec:
                 shared = (shared_workspace(game, config, self.table)
