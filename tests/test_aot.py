@@ -8,6 +8,7 @@ for the module.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -260,6 +261,26 @@ def test_the_batch_command_answers_the_same_in_blocks(extension: Any) -> None:
         assert block == single, flags
         assert block[0] == 2 and len(block[1]) == len(lines) - 8  # 7 refused, 1 blank
         assert block[2].count("\n") == 7 and "line 5:" in block[2]  # one message each
+
+
+def test_the_batch_command_names_a_line_of_text_that_was_not_utf8(extension: Any) -> None:
+    # In process (sakiyomi.cli.main over a text stream), a line may hold a lone surrogate
+    # (bytes decoded with surrogateescape): the block path must name it, not fail encoding it.
+    import io
+
+    from sakiyomi.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO("5\udcff4\n44444432\n"), out, err
+    try:
+        status = main(["solve", "connect4", "-", "--json"])
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    assert status == 2, err.getvalue()
+    assert err.getvalue().startswith("sakiyomi: line 1: ") and err.getvalue().count("\n") == 1
+    assert [json.loads(line)["position"] for line in out.getvalue().splitlines()] == [
+        "44444432"]
 
 
 def test_prepare_builds_what_is_missing_once(tmp_path: Path,

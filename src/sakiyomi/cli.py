@@ -447,7 +447,9 @@ def _solve_blocks(name: str, weak: bool, as_json: bool, block: BlockSolver,
                 todo.append((number, text))
         if not todo:
             continue
-        pieces = [text.encode() for _, text in todo]
+        # (a lone surrogate, from bytes that were not UTF-8, becomes "?": not a column
+        # digit, so the line goes to ``one``, which names it)
+        pieces = [text.encode("utf-8", "replace") for _, text in todo]
         ends = np.cumsum([len(p) + 1 for p in pieces], dtype=np.int64) - 1
         starts = ends - np.array([len(p) for p in pieces], dtype=np.int64)
         rows, pvs = block(b"\n".join(pieces), starts, ends)
