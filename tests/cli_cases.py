@@ -265,7 +265,9 @@ def make_case(rng: random.Random, verb: str, game: str) -> Case:
         return Case(verb, game, argv + json_flag)
     if verb == "solve":
         if not _solvable(game, pos):
-            pos = pos + "\x00"  # keep the case, make the position invalid
+            # keep the case, make the position invalid (in front: after an OBF ';' a NUL
+            # would be part of the comment, and the start position would be solved)
+            pos = "\x00" + pos
         weak = rng.random() < 0.3
         argv = ["solve", game, pos, "--json", *(["--weak"] if weak else [])]
         if rng.random() < 0.3:
