@@ -49,11 +49,13 @@ C4_CONFIGS = [
     SOLVER_CONFIG,
     SearchConfig(),  # killers and history on, zero-first bisection, 2**18 slots
     SearchConfig(tt_capacity=1 << 8, pvs=False, ordering=False),  # replacement, plain αβ
+    replace(SOLVER_CONFIG, presort_depth=2),  # seed 003's shallow pre-search
 ]
 OTHELLO_CONFIGS = [  # the game's subtree hooks (last-empties solver, stability) on and off
     SearchConfig(killers=False, history=False, tt_capacity=1 << 16),
     SearchConfig(tt_capacity=1 << 10, cutoff=False),
     SearchConfig(tt=False, leaf_solver=False, cutoff=False),
+    SearchConfig(killers=False, tt_capacity=1 << 12, presort_depth=1),  # seed 003's presort
 ]
 
 
@@ -94,7 +96,8 @@ def both(game: Game[Any], config: SearchConfig, driver: Driver) -> None:
 
 
 @pytest.mark.parametrize("driver", list(DRIVERS))
-@pytest.mark.parametrize("config", range(len(C4_CONFIGS)), ids=["solver", "default", "plain"])
+@pytest.mark.parametrize("config", range(len(C4_CONFIGS)),
+                         ids=["solver", "default", "plain", "presort"])
 def test_every_driver_agrees_on_connect4(driver: str, config: int) -> None:
     for position in ("4453", "44455554221", "3344553"):
         game = load("connect4", position)
@@ -117,7 +120,7 @@ def test_depth_drivers_agree_on_connect4_without_table_or_shortcuts(driver: str)
 
 @pytest.mark.parametrize("driver", list(DRIVERS))
 @pytest.mark.parametrize("config", range(len(OTHELLO_CONFIGS)),
-                         ids=["hooks", "small-solver-only", "no-tt-no-hooks"])
+                         ids=["hooks", "small-solver-only", "no-tt-no-hooks", "presort"])
 def test_every_driver_agrees_on_othello(driver: str, config: int) -> None:
     for seed, empties in ((1, 7), (2, 11)):
         both(othello_position(seed, empties), OTHELLO_CONFIGS[config], DRIVERS[driver])
@@ -137,7 +140,6 @@ def test_engine_choice() -> None:
 
 
 PYTHON_ONLY = [  # a setting of each kind the compiled template does not carry out
-    SearchConfig(presort_depth=1),
     SearchConfig(mate_distance=True),
     SearchConfig(history_malus=True),
     SearchConfig(counter_moves=True),

@@ -77,12 +77,12 @@ SOLVER_CONFIG = SearchConfig(tt_capacity=1 << 24, killers=False, history=False,
 # stop polling), or that the shared drivers read (probe order, first guess), or that cannot
 # matter to a kernel game (the template has no quiescence and no repetition step: kernel games
 # have no noisy moves and no cycles).  Any other field away from its default is the Python
-# Searcher's alone: presort (seed 003), mate-distance pruning, history malus, counter moves,
-# validation and the selective search; a search asking for one runs on the Python engine.
+# Searcher's alone: mate-distance pruning, history malus, counter moves, validation and the
+# selective search; a search asking for one runs on the Python engine.
 COMPILED_FIELDS = frozenset({
     "tt", "tt_capacity", "pvs", "ordering", "hints", "killers", "history", "shortcuts",
-    "check_every", "bisection", "guess_depth", "leaf_solver", "cutoff", "quiescence",
-    "repetition"})
+    "check_every", "bisection", "guess_depth", "leaf_solver", "cutoff", "presort_depth",
+    "quiescence", "repetition"})
 _DEFAULTS = SearchConfig()
 
 

@@ -4,13 +4,14 @@ This is the production ``Searcher``'s node search (``sakiyomi.search.searcher``)
 so that both engines visit the same nodes: negamax, fail-soft, PVS with a re-search inside the
 window, TT (same slots, probe and replacement rules) in preallocated numpy arrays, ordering by
 TT move, game hints, killers and history with a stable sort, game shortcuts
-(``SearchShortcuts``), and the SOLVED depth for subtrees that never met the depth limit.  Not
-here: quiescence, repetition checks and presort (kernel games are acyclic and have no noisy
-moves); a game that needs them stays on the Python Searcher.  Here are the root search
-(``t_root``) and the hooks that let the shared probe sequence of a solve (``sakiyomi.probes``:
-bisection and the walk of the principal variation) run in one compiled call; every other
-driver (iterative deepening, MTD(f), analyze) is the shared Python one, calling ``t_root``
-once per search.
+(``SearchShortcuts``), seed 003's shallow pre-search (``presort_depth``), and the SOLVED
+depth for subtrees that never met the depth limit.  Not here: quiescence and repetition checks
+(kernel games are acyclic and have no noisy moves), and the Searcher's other options
+(``engines.COMPILED_FIELDS``: a search asking for one runs on the Python Searcher).  Here are
+the root search (``t_root``) and the hooks that let the shared probe sequence of a solve
+(``sakiyomi.probes``: bisection and the walk of the principal variation) run in one compiled
+call; every other driver (iterative deepening, MTD(f), analyze) is the shared Python one,
+calling ``t_root`` once per search.
 
 It is a real module so that ruff, mypy and coverage see it, but it only runs as part of a
 generated module: the imports above the ``KERNELS`` marker give the type checker (and a plain
@@ -116,7 +117,8 @@ C_LINE_MOVE = 21
 C_FULL_MASK = 22  # the table's own mask; C_MASK, the part a solve uses (k_table_bits), <= it
 C_DIRTY = 23  # the largest C_MASK used since the table was last zeroed: what a full clear clears
 POLL = 4096  # nodes between polls of the stop flag (about 1 ms of search)
-# mem[24:34]: the SearchConfig switches and the kernel-hook switches
+# mem[24:35]: the SearchConfig switches and the kernel-hook switches (in the order of
+# ``CompiledSearch._flags``), then the presort depth
 F_TT = 24
 F_PVS = 25
 F_ORDERING = 26
@@ -127,7 +129,8 @@ F_SHORTCUTS = 30
 F_PONS = 31
 F_LEAF = 32
 F_CUTOFF = 33
-C_LINE_NEXT = 34  # the walk of a solve's PV: the move proved next on the line (-1: none)
+F_PRESORT = 34  # SearchConfig.presort_depth (0: off)
+C_LINE_NEXT = 35  # the walk of a solve's PV: the move proved next on the line (-1: none)
 # the rest of mem: killers, history, PV table, move lists and their ordering scores per ply,
 # then the kernels' SCRATCH words
 PLIES = PLY_LIMIT + 2
@@ -417,6 +420,31 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
             return value
     if mem[F_ORDERING]:
         t_order(state, mem, ply, count, tt_move)
+        # 4b. Seed 003's shallow pre-search (Searcher's ``presort``): every move searched
+        # ``F_PRESORT - 1`` plies deep with the open window, then the moves sorted by those
+        # values, the TT move still first (stable).  Inline: a helper that called t_search
+        # would make the recursion mutual, which numba's cache does not survive.
+        shallow = mem[F_PRESORT]
+        if shallow > 0 and depth > shallow + 1:
+            sbase = SCORES + ply * MAX_MOVES
+            zero = mem[C_NODES] - mem[C_NODES]  # the window below: no literal (t_root)
+            for i in range(count):
+                move = mem[base + i]
+                value = -t_search(k_play(state, move), shallow - 1, zero - INF, zero + INF,
+                                  ply + 1, mem, tt)
+                if mem[C_ABORTED]:
+                    return 0
+                mem[sbase + i] = value + TT_BONUS if move == tt_move else value
+            for i in range(1, count):  # insertion sort, descending, stable
+                m = mem[base + i]
+                s = mem[sbase + i]
+                j = i
+                while j > 0 and mem[sbase + j - 1] < s:
+                    mem[base + j] = mem[base + j - 1]
+                    mem[sbase + j] = mem[sbase + j - 1]
+                    j -= 1
+                mem[base + j] = m
+                mem[sbase + j] = s
 
     # 5. Children: the first with the full window, the rest with a null window (PVS).
     best = -INF

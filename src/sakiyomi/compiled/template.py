@@ -141,6 +141,11 @@ class ConfigLike(Protocol):
         """Use the kernels' proven bounds (``k_cutoff``)."""
         ...
 
+    @property
+    def presort_depth(self) -> int:
+        """Seed 003's shallow pre-search before the children (0: off)."""
+        ...
+
 
 STAT_NAMES = ("nodes", "leaves", "tt_probes", "tt_hits", "tt_cutoffs", "cutoffs",
               "first_move_cutoffs", "researches", "seldepth")
@@ -417,7 +422,7 @@ class CompiledSearch:
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
                        config.leaf_solver if leaf_solver is None else leaf_solver,
-                       config.cutoff if cutoff is None else cutoff)
+                       config.cutoff if cutoff is None else cutoff, config.presort_depth)
         self._set_flags()
         # What ``reset`` restores (the epoch aside): everything before the PV rows.
         self._head = self.mem[:module.PV]
