@@ -24,12 +24,15 @@ from sakiyomi.search.searcher import SearchConfig
 from sakiyomi.search.tracing import NULL_TRACER, Tracer
 from sakiyomi.viz.runs import CountingTracer
 
-# The Searcher without one enhancement at a time (rows "pvs -X"; "pvs" itself comes first).
+# The Searcher without one enhancement at a time (rows "pvs -X"; "pvs" itself comes first),
+# then with seed 003's shallow preliminary search to sort the moves ("pvs +presort": every move
+# of a node more than three plies from the horizon searched two plies deep first).
 VARIANTS: dict[str, SearchConfig] = {
     "pvs -ordering": SearchConfig(ordering=False),
     "pvs -tt": SearchConfig(tt=False),
     "pvs -pvs": SearchConfig(pvs=False),
     "pvs -killers": SearchConfig(killers=False),
+    "pvs +presort": SearchConfig(presort_depth=2),
 }
 
 
