@@ -192,3 +192,17 @@ def test_the_programs_ask_openblas_for_one_thread_and_a_library_user_keeps_its_o
     assert seen("-m", None) == "1"
     assert seen("/venv/bin/sakiyomi", "4") == "4"  # the user's own setting stays
     assert seen("notebook.py", None) == "None"
+
+
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    # `sakiyomi COMMAND --help` is where a new user learns the options: none may be bare.
+    import argparse
+
+    from sakiyomi.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {'/'.join(action.option_strings) or action.dest}"
+            for name, sub in commands.choices.items() for action in sub._actions
+            if not isinstance(action, argparse._HelpAction) and not action.help]
+    assert bare == []

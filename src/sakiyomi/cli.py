@@ -725,12 +725,16 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("search", help="search a position with one algorithm")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT)
-    p.add_argument("--depth", type=_depth)
-    p.add_argument("--nodes", type=_nodes)
-    p.add_argument("--time", type=_seconds)
-    p.add_argument("--no-tt", action="store_true")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default=algorithms.DEFAULT,
+                   help=f"the search (default {algorithms.DEFAULT}: iterative deepening with "
+                   "every enhancement)")
+    p.add_argument("--depth", type=_depth, help="plies to search (iterative deepening: the "
+                   "last completed depth is the answer)")
+    p.add_argument("--nodes", type=_nodes, help="stop after N nodes")
+    p.add_argument("--time", type=_seconds, help="stop after S seconds (default 10 when no "
+                   "depth or nodes are given)")
+    p.add_argument("--no-tt", action="store_true", help="search without a transposition table")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
     _mcts_options(p)
@@ -739,10 +743,11 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("solve", help="perfect (or --weak win/draw/loss) reading; '-' reads stdin")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP + "; '-': one position per line of stdin")
-    p.add_argument("--weak", action="store_true")
+    p.add_argument("--weak", action="store_true",
+                   help="win, draw or loss only, not the exact score (faster)")
     p.add_argument("--nodes", type=_nodes, help="stop after N nodes (per position)")
     p.add_argument("--time", type=_seconds, help="stop after S seconds (per position)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object per position")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
     p.add_argument("--workers", type=_workers, help="solve with N worker processes")
@@ -755,11 +760,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP)
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--depth", type=_depth)
-    group.add_argument("--exact", action="store_true")
+    group.add_argument("--depth", type=_depth, help="plies to search below each move")
+    group.add_argument("--exact", action="store_true",
+                       help="solve every move to the end of the game")
     p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
                    help="pvs: αβ values of every move; mcts: visits and means")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled (numba) for kernel games, or the Python Searcher")
     _mcts_options(p)
@@ -769,7 +775,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP)
     p.add_argument("depth", type=_perft_depth, help="plies to count (0 counts the position)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="compiled kernels' move generator for kernel games, or the Python game")
     p.set_defaults(run=cmd_perft)
@@ -785,12 +791,16 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
 
     p = sub.add_parser("play", help="play a game: human or computer on either side")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
-    p.add_argument("--first", choices=("human", "cpu"), default="human")
-    p.add_argument("--second", choices=("human", "cpu"), default="cpu")
-    p.add_argument("--depth", type=_depth)
-    p.add_argument("--nodes", type=_nodes)
-    p.add_argument("--time", type=_seconds)
-    p.add_argument("--position")
+    p.add_argument("--first", choices=("human", "cpu"), default="human",
+                   help="who moves first (default human)")
+    p.add_argument("--second", choices=("human", "cpu"), default="cpu",
+                   help="who moves second (default cpu)")
+    p.add_argument("--depth", type=_depth, help="the computer searches this many plies")
+    p.add_argument("--nodes", type=_nodes, help="the computer's nodes per move")
+    p.add_argument("--time", type=_seconds, help="the computer's seconds per move (default 5 "
+                   "when no depth or nodes are given)")
+    p.add_argument("--position", help="start from this position (the game's notation, as "
+                   "for search)")
     p.add_argument("--algorithm", choices=_move_choosers(), default=algorithms.DEFAULT,
                    help="the computer's search: pvs (αβ) or mcts")
     p.add_argument("--engine", choices=ENGINES, default="auto",
@@ -802,10 +812,12 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("tree", help="draw the tree an algorithm searched (svg, dot, text)")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta")
-    p.add_argument("--depth", type=_depth)
-    p.add_argument("--format", choices=("svg", "dot", "text"))
-    p.add_argument("-o", "--output")
+    p.add_argument("--algorithm", choices=algorithms.NAMES, default="alphabeta",
+                   help="the search to draw (default alphabeta)")
+    p.add_argument("--depth", type=_depth, help="plies to search")
+    p.add_argument("--format", choices=("svg", "dot", "text"),
+                   help="picture format (default: from --output's suffix, else text)")
+    p.add_argument("-o", "--output", help="write the picture to this file")
     p.add_argument("--max-nodes", type=_drawn_nodes, default=20_000,
                    help="refuse to record more nodes than this")
     p.add_argument("--max-drawn", type=_drawn_nodes,
@@ -821,8 +833,8 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("compare", help="node counts of every algorithm, side by side")
     p.add_argument("game", choices=games, metavar="GAME", help=GAME_HELP)
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("--depth", type=_depth)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--depth", type=_depth, help="plies to search")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--plot", help="also plot nodes vs depth to FILE.svg or FILE.png")
     p.set_defaults(run=lazy("sakiyomi.viz.commands:cmd_compare"))
 
@@ -830,8 +842,11 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
                        "node signature")
     p.add_argument("--depth", type=_depth, default=4,
                    help="plies (plus each position's own extra; default 4, CI uses 2)")
-    p.add_argument("--engine", choices=ENGINES, default="auto")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="compiled (numba) for kernel games, or the Python Searcher (the "
+                   "signature is the same)")
+    p.add_argument("--json", action="store_true", help="one JSON object per position, then "
+                   "the total")
     p.set_defaults(run=lazy("sakiyomi.benchmark:cmd_bench"))
 
     # Further commands (each added by its feature; runners imported lazily):
@@ -845,7 +860,7 @@ def build_parser(extra: Sequence[Register] = ()) -> _Parser:
     p = sub.add_parser("serve", help="the web app: play every game and watch the search")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: this computer only)")
-    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--max-seconds", type=_seconds, default=60.0,
                    help="longest search one request may run")
