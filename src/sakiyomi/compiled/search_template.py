@@ -200,6 +200,20 @@ def t_from_tt(value: int, ply: int) -> int:
 
 
 @kernel
+def t_entry(mem: Mem, tt: Table, key: Any) -> tuple[int, int]:
+    """(slot, data) of ``key``'s table entry: its slot's first word, and its data word as an
+    int64 (< 2**63, so never negative), or -1 when the slot holds no entry of ``key`` in the
+    table's epoch.  The one look-up of the node search, the ETC and the PV walk.
+    """
+    slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
+    data = tt[slot + 1]
+    entry = I64(data)
+    if (entry >> E_SHIFT) != mem[C_EPOCH] or (tt[slot] ^ data) != key:
+        return slot, -1
+    return slot, entry
+
+
+@kernel
 def t_store(mem: Mem, tt: Table, key: Any, depth: int, value: int, bound: int,
             move: int) -> None:
     """TranspositionTable.store: depth-preferred within a generation, same slot rules.  With
@@ -289,16 +303,9 @@ def t_etc(state: State, depth: int, beta: int, ply: int, mem: Mem, tt: Table, ba
     one's stored upper bound u gives -u >= beta, that is this node's fail-high value (no search,
     no node counted); otherwise -INF.
     """
-    mask = _np.uint64(mem[C_MASK])
-    epoch = mem[C_EPOCH]
     for i in range(count):
-        child = k_play(state, mem[base + i])
-        ckey = k_key(child)
-        slot = SLOT * I64(ckey & mask)
-        data = tt[slot + 1]
-        entry = I64(data)
-        if ((entry >> E_SHIFT) != epoch or (tt[slot] ^ data) != ckey
-                or ((entry >> D_SHIFT) & 1023) < depth - 1):
+        slot, entry = t_entry(mem, tt, k_key(k_play(state, mem[base + i])))
+        if entry < 0 or ((entry >> D_SHIFT) & 1023) < depth - 1:
             continue
         if TWO_BOUNDS:
             upper = I64(tt[slot + 2]) - V_OFF
@@ -376,10 +383,8 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
     tt_move = -1
     if mem[F_TT]:
         mem[C_PROBES] += 1
-        slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
-        data = tt[slot + 1]
-        entry = I64(data)
-        if (entry >> E_SHIFT) == mem[C_EPOCH] and (tt[slot] ^ data) == key:
+        slot, entry = t_entry(mem, tt, key)
+        if entry >= 0:
             mem[C_HITS] += 1
             tt_move = ((entry >> M_SHIFT) & 255) - 1
             edepth = (entry >> D_SHIFT) & 1023
@@ -566,11 +571,8 @@ def t_entry_lower(state: State, ply: int, mem: Mem, tt: Table) -> tuple[int, int
     """
     if mem[F_TT] == 0:
         return -1, -INF
-    key = k_key(state)
-    slot = SLOT * I64(key & _np.uint64(mem[C_MASK]))
-    data = tt[slot + 1]
-    entry = I64(data)
-    if (entry >> E_SHIFT) != mem[C_EPOCH] or (tt[slot] ^ data) != key:
+    _, entry = t_entry(mem, tt, k_key(state))
+    if entry < 0:
         return -1, -INF
     move = ((entry >> M_SHIFT) & 255) - 1
     if ((entry >> D_SHIFT) & 1023) < SOLVED or (
