@@ -275,7 +275,22 @@ def test_bad_positions_raise_one_clear_error(text: str) -> None:
         from_position("chess", text)
 
 
-@pytest.mark.parametrize("text", ["e2e5", "e9e4", "", "Nf3", "e7e8q"])
+@pytest.mark.parametrize("text", ["e2e5", "e9e4", "", "Nf6", "e7e8q", "nf3", "--", "0000",
+                                  "O-O", "e4!"])
 def test_bad_moves_raise_move_error(text: str) -> None:
     with pytest.raises(MoveError):
         ChessGame().move_from_text(text)
+
+
+def test_moves_may_be_written_in_san_as_players_write_them() -> None:
+    game = load("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    assert isinstance(game, ChessGame)
+    for san, uci in (("Bb5", "f1b5"), ("Nxe5", "f3e5"), ("d4", "d2d4"), ("Nc3", "b1c3"),
+                     ("Ke2", "e1e2"), ("Ng1", "f3g1")):
+        assert game.move_to_text(game.move_from_text(san)) == uci
+    castle = load("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert isinstance(castle, ChessGame)
+    assert castle.move_to_text(castle.move_from_text("O-O-O")) == "e1c1"
+    assert castle.move_to_text(castle.move_from_text("0-0")) == "e1g1"
+    with pytest.raises(MoveError, match="illegal move 'Bc5'"):
+        game.move_from_text("Bc5")  # a black bishop's move, white to move

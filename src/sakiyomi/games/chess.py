@@ -349,12 +349,23 @@ class ChessGame:
         return move.uci()
 
     def move_from_text(self, text: str) -> chess.Move:
+        """A move in UCI (``e2e4``, ``e7e8q``) or, as a player writes it, in SAN (``e4``,
+        ``Nf3``, ``O-O``, ``exd5``); UCI is tried first (the protocols speak it).
+        """
+        t = text.strip()
         try:
-            move = chess.Move.from_uci(text.strip())
+            move = chess.Move.from_uci(t)
         except ValueError:
-            raise MoveError(f"malformed move {text!r} (expected UCI like e2e4 or e7e8q)") \
-                from None
-        if not self.board.is_legal(move):
+            move = None
+        if move is None:
+            try:
+                move = self.board.parse_san(t)
+            except chess.IllegalMoveError:
+                raise MoveError(f"illegal move {text!r} in {self.board.fen()}") from None
+            except ValueError:
+                raise MoveError(f"malformed move {text!r} (expected UCI like e2e4 or e7e8q, "
+                                "or SAN like Nf3)") from None
+        if not move or not self.board.is_legal(move):  # (a null move is falsy)
             raise MoveError(f"illegal move {text!r} in {self.board.fen()}")
         return move
 
