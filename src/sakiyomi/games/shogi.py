@@ -30,6 +30,7 @@ from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked
+from sakiyomi.games.shogi_notation import read_move
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
 
@@ -174,12 +175,20 @@ class ShogiGame:
         return cs.move_to_usi(move)
 
     def move_from_text(self, text: str) -> int:
-        for move in self.legal_moves():
+        """A move in USI (``7g7f``, ``8h2b+``, ``P*5e``), or as players write it in Japanese
+        (``７六歩``, ``同銀``, ``5八金右``) or CSA (``+7776FU``) notation (``shogi_notation``).
+        """
+        legal = list(self.legal_moves())
+        for move in legal:
             if cs.move_to_usi(move) == text:
                 return move
-        if not _looks_like_usi(text):
-            raise MoveError(f"{text!r} is not a USI move (e.g. 7g7f, 8h2b+, P*5e)")
-        raise MoveError(f"{text} is not a legal move in this position")
+        if _looks_like_usi(text):
+            raise MoveError(f"{text} is not a legal move in this position")
+        written = read_move(text, self.board, legal)
+        if written is None:
+            raise MoveError(f"{text!r} is not a legal move here in USI (7g7f, 8h2b+, P*5e), "
+                            "Japanese (７六歩, 同銀, ５八金右) or CSA (+7776FU) notation")
+        return written
 
     # ---- capabilities ---------------------------------------------------------------------
 

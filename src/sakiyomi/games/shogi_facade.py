@@ -113,6 +113,10 @@ class CBoard(Protocol):
         """A move that mates within ``ply`` (odd, >= 3) plies (0: none); not in check."""
         ...
 
+    def peek(self) -> int:
+        """The last move played (0 when none)."""
+        ...
+
     def king_square(self, color: int) -> int:
         """Square of ``color``'s king."""
         ...
@@ -142,6 +146,34 @@ def move_to_usi(move: int) -> str:
     import cshogi
 
     text: str = cshogi.move_to_usi(move)
+    return text
+
+
+def move_to_kif(move: int, previous: int) -> str:
+    """KIF text of a cshogi move (``７六歩(77)``; ``同　銀(31)`` when it lands where
+    ``previous`` did, 0: no previous move).
+    """
+    from cshogi import KIF
+
+    text: str = KIF.move_to_kif(move, previous or None)
+    return text
+
+
+def move_to_ki2(move: int, board: CBoard) -> str:
+    """KI2 text of a cshogi move on ``board`` (before it is played), with the side's mark and
+    the words that tell two pieces apart: ``▲５八金右``, ``△２二同銀``, ``▲７三歩不成``.
+    """
+    from cshogi import KIF
+
+    text: str = KIF.move_to_bod(move, board)
+    return text
+
+
+def move_to_csa(move: int) -> str:
+    """CSA text of a cshogi move, without the side's sign (``7776FU``)."""
+    import cshogi
+
+    text: str = cshogi.move_to_csa(move)
     return text
 
 
