@@ -294,3 +294,15 @@ def test_moves_may_be_written_in_san_as_players_write_them() -> None:
     assert castle.move_to_text(castle.move_from_text("0-0")) == "e1g1"
     with pytest.raises(MoveError, match="illegal move 'Bc5'"):
         game.move_from_text("Bc5")  # a black bishop's move, white to move
+
+
+def test_moves_are_named_in_san_beside_uci_where_people_read_them() -> None:
+    from sakiyomi.match import shown_move
+
+    game = load("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert isinstance(game, ChessGame)
+    castle = game.move_from_text("e1g1")
+    assert game.move_name(castle) == "O-O" and shown_move(game, castle) == "e1g1 (O-O)"
+    for move in game.legal_moves():  # every name reads back to its move
+        assert game.move_from_text(game.move_name(move)) == move
+    assert shown_move(load("connect4", "44"), 3) == "4"  # a game without names: its notation

@@ -68,3 +68,18 @@ def test_what_writes_no_legal_move_is_refused_in_one_line(text: str) -> None:
     with pytest.raises(MoveError) as caught:
         game().move_from_text(text)
     assert "\n" not in str(caught.value)
+
+
+def test_moves_are_named_as_players_write_them_and_read_back() -> None:
+    from sakiyomi.match import shown_move
+
+    g = game("startpos moves 7g7f 3c3d 8h2b+")
+    recapture = g.move_from_text("3a2b")
+    assert g.move_name(recapture) == "△２二同銀"
+    assert shown_move(g, recapture) == "3a2b (△２二同銀)"
+    # every legal move's name reads back to that move (the names tell the moves apart)
+    for position in ("startpos", "startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+                     "4k4/9/9/2P6/9/9/9/9/4K4 b G 1"):
+        g = game(position)
+        for move in g.legal_moves():
+            assert g.move_from_text(g.move_name(move)) == move

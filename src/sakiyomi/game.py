@@ -327,6 +327,17 @@ class PositionText(Protocol):
 
 
 @runtime_checkable
+class MoveNames(Protocol[M_contra]):
+    """A game whose players write moves otherwise than its notation does (chess's SAN beside
+    UCI, shogi's Japanese beside USI): ``play`` shows the name beside the move.
+    """
+
+    def move_name(self, move: M_contra) -> str:
+        """The move as players write it, in the current position (before it is played)."""
+        ...
+
+
+@runtime_checkable
 class MirrorSymmetry(Protocol[M]):
     """A game whose positions have a mirror image of equal value (Connect Four's left-right
     reflection).  Parallel solving merges a position with its mirror image, and a store of

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from sakiyomi.agents import Agent, QuitGame
-from sakiyomi.game import Game, Outcome, Player
+from sakiyomi.game import Game, MoveNames, Outcome, Player, capable
 
 M = TypeVar("M", bound=Hashable)
 
@@ -27,6 +27,18 @@ def board_text(game: Game[M]) -> str:
             f"{', '.join(moves[:SHOWN_MOVES])}{more}")
 
 
+def shown_move(game: Game[M], move: M) -> str:
+    """The move in the game's notation, and as players write it where that differs
+    (``MoveNames``): ``g1f3 (Nf3)``, ``7g7f (▲７六歩)``.  Before the move is played.
+    """
+    text = game.move_to_text(move)
+    if capable(game, MoveNames):
+        name = cast(MoveNames[M], game).move_name(move)
+        if name != text:
+            return f"{text} ({name})"
+    return text
+
+
 def play_game(
     game: Game[M], agents: Mapping[Player, Agent[M]], write: Callable[[str], None],
     show: Callable[[Game[M]], str] = board_text,
@@ -40,7 +52,7 @@ def play_game(
         except QuitGame:
             write("game abandoned")
             return None
-        write(f"{game.to_move.name.lower()} ({agent.name}) plays {game.move_to_text(move)}")
+        write(f"{game.to_move.name.lower()} ({agent.name}) plays {shown_move(game, move)}")
         game.play(move)
         write(show(game))
     if outcome.winner is None:

@@ -348,6 +348,10 @@ class ChessGame:
     def move_to_text(self, move: chess.Move) -> str:
         return move.uci()
 
+    def move_name(self, move: chess.Move) -> str:
+        """SAN (``Nf3``, ``exd5``, ``O-O``, ``Qh7#``), as players write moves (``MoveNames``)."""
+        return self.board.san(move)
+
     def move_from_text(self, text: str) -> chess.Move:
         """A move in UCI (``e2e4``, ``e7e8q``) or, as a player writes it, in SAN (``e4``,
         ``Nf3``, ``O-O``, ``exd5``); UCI is tried first (the protocols speak it).

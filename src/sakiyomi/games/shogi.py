@@ -174,6 +174,12 @@ class ShogiGame:
     def move_to_text(self, move: int) -> str:
         return cs.move_to_usi(move)
 
+    def move_name(self, move: int) -> str:
+        """Japanese notation (KI2: ``▲７六歩``, ``△同銀``, ``▲５八金右``), as players write moves
+        (``MoveNames``).
+        """
+        return cs.move_to_ki2(move, self.board)
+
     def move_from_text(self, text: str) -> int:
         """A move in USI (``7g7f``, ``8h2b+``, ``P*5e``), or as players write it in Japanese
         (``７六歩``, ``同銀``, ``5八金右``) or CSA (``+7776FU``) notation (``shogi_notation``).
