@@ -387,3 +387,21 @@ def test_a_solve_stopped_in_its_walk_keeps_the_value_and_the_line_so_far(engine:
     assert result.complete and result.value == full.value
     assert 0 < len(result.pv) < len(full.pv) and full.pv[:len(result.pv)] == result.pv
     assert result.best_move == full.best_move
+
+
+def test_the_presort_is_compiled_only_into_its_own_build() -> None:
+    # The usual build leaves step 4b out (no cost per node); a presort search gets a second
+    # build, and a workspace of the usual build refuses a presort config.
+    from sakiyomi.compiled.template import CompiledSearch, build, presort_params
+
+    game = load("connect4", "4453")
+    module_name, params = game.kernel_spec()  # type: ignore[attr-defined]
+    presort = replace(SOLVER_CONFIG, presort_depth=2)
+    assert presort_params(params, SOLVER_CONFIG) == params
+    usual, with_presort = build(module_name, params), build(module_name,
+                                                            presort_params(params, presort))
+    assert usual.PRESORT == 0 and with_presort.PRESORT == 1 and usual is not with_presort
+    with pytest.raises(ValueError, match="PRESORT=1"):
+        CompiledSearch(usual, presort)
+    engine = engine_for(game.copy(), presort, engine="compiled")
+    assert isinstance(engine, CompiledEngine) and engine._search.module is with_presort

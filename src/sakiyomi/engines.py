@@ -39,6 +39,7 @@ from sakiyomi.compiled.template import (
     build,
     compiling_notice,
     numba_available,
+    presort_params,
 )
 from sakiyomi.game import (
     Game,
@@ -260,6 +261,7 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
     new one.  It is the caller's alone until given back with ``_give_back``.
     """
     module_name, params = game.kernel_spec()
+    params = presort_params(params, config)
     mkey = (module_name, tuple(sorted(params.items())))
     key = (*mkey, config, shortcuts)
     with _pool_lock:
@@ -280,7 +282,8 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
                             f"{type(exc).__name__}: {first}") from exc
         with _pool_lock:
             _modules[mkey] = module
-        aot.build_later(module_name, params, game.kernel_state())  # for later processes
+        if not config.presort_depth:  # (the rarely used presort build stays on numba's cache)
+            aot.build_later(module_name, params, game.kernel_state())  # for later processes
     return CompiledSearch(module, config, shortcuts=shortcuts)
 
 
@@ -410,6 +413,7 @@ class CompiledEngine:
             shortcuts = config.shortcuts and capable(game, SearchShortcuts)
             self._search = _lease(cast(KernelGame, game), config, shortcuts)
             module_name, params = cast(KernelGame, game).kernel_spec()
+            params = presort_params(params, config)
             key = (module_name, tuple(sorted(params.items())), config, shortcuts)
             weakref.finalize(self, _give_back, key, self._search)
         if fresh:

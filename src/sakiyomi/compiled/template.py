@@ -338,6 +338,13 @@ def generated_name(module_name: str, params: dict[str, int]) -> str:
     return _name(module_name, source(module_name, params, True))
 
 
+def presort_params(params: dict[str, int], config: ConfigLike) -> dict[str, int]:
+    """A kernel module's build parameters for searches with ``config``: PRESORT=1 added when
+    it asks for the shallow pre-search (a second build; the usual one leaves it out).
+    """
+    return {**params, "PRESORT": 1} if config.presort_depth else params
+
+
 def build(module_name: str, params: dict[str, int], compiled: bool = True) -> types.ModuleType:
     """The kernels of ``module_name`` specialised by ``params``, with the search template:
     compiled by numba (cached on disk) or as plain Python functions (``compiled=False``).
@@ -418,6 +425,9 @@ class CompiledSearch:
             self.mem[module.C_MASK] = self.mem[module.C_FULL_MASK] = capacity - 1
             self.tt = table
         self.shared = table is not None
+        if config.presort_depth and not getattr(module, "PRESORT", 0):
+            raise ValueError("presort_depth needs a search built with PRESORT=1 "
+                             "(presort_params)")
         self._run = module.t_run
         self._flags = (config.tt, config.pvs, config.ordering, config.hints, config.killers,
                        config.history, shortcuts, config.bisection == "pons",
