@@ -384,3 +384,15 @@ def test_a_failing_search_still_ends_with_a_message(
                           "start": "1,2", "moves": []})
         reply = receive_until_done(socket)[-1]
     assert reply["type"] == "error" and "internal error" in reply["message"]
+
+
+def test_moves_typed_as_players_write_them_come_back_in_notation_with_their_names(
+        client: TestClient) -> None:
+    chess_game = state(client, "chess", ["e4", "e7e5", "Nf3"])
+    assert chess_game["moves"] == ["e2e4", "e7e5", "g1f3"]
+    assert chess_game["names"] == ["e4", "e5", "Nf3"]
+    shogi_game = state(client, "shogi", ["７六歩", "3c3d", "22角成", "同銀"])
+    assert shogi_game["moves"] == ["7g7f", "3c3d", "8h2b+", "3a2b"]
+    assert shogi_game["names"] == ["▲７六歩", "△３四歩", "▲２二角成", "△２二同銀"]
+    connect4 = state(client, "connect4", ["4", "4"])
+    assert connect4["names"] == connect4["moves"] == ["4", "4"]

@@ -139,6 +139,19 @@ def test_play_tictactoe_against_the_computer_to_the_end(
         ui(page, "moves")
 
 
+def test_moves_typed_as_players_write_them_and_shown_with_their_names(page: Any) -> None:
+    page.select_option("#second", "human")
+    page.select_option("#game", "shogi")
+    page.wait_for_function("() => window.sakiyomi.game === 'shogi'")
+    for count, text in enumerate(["７六歩", "3c3d", "22角成", "同銀"], 1):
+        page.fill("#move-text", text)
+        page.click("#play-move")
+        page.wait_for_function(f"() => window.sakiyomi.moves.length === {count}")
+    assert ui(page, "moves") == ["7g7f", "3c3d", "8h2b+", "3a2b"]
+    assert [li.inner_text() for li in page.query_selector_all("#move-list li")] == [
+        "7g7f (▲７六歩)", "3c3d (△３四歩)", "8h2b+ (▲２二角成)", "3a2b (△２二同銀)"]
+
+
 def test_computer_against_computer_plays_bones_to_the_end(page: Any) -> None:
     page.select_option("#limit-kind", "depth")
     page.fill("#limit-value", "12")

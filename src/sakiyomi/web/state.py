@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sakiyomi.game import Game, GameError, MoveError, Outcome, Player
+from sakiyomi.game import Game, GameError, MoveError, MoveNames, Outcome, Player, capable
 from sakiyomi.games import GAMES, load
 from sakiyomi.web.boards import SELECT_KIND, Overlay, render_board
 from sakiyomi.web.settings import WebLimits
@@ -40,12 +40,16 @@ class RequestError(ValueError):
 
 @dataclass
 class Position:
-    """A replayed game: name, start text, moves (texts) and the position after them."""
+    """A replayed game: name, start text, moves (in the game's notation, whatever notation
+    the request used), the position after them, and the moves as players write them
+    (``MoveNames``: chess's SAN, shogi's Japanese; else the same texts).
+    """
 
     name: str
     start: str
     moves: list[str]
     game: Game[Any]
+    names: list[str]
 
 
 def _field(body: Mapping[str, Any], key: str, kind: type, default: Any = None) -> Any:
@@ -73,6 +77,9 @@ def replay(body: Mapping[str, Any], limits: WebLimits) -> Position:
     if not all(isinstance(m, str) and len(m) <= 16 for m in moves):
         raise RequestError("moves must be short strings")
     game = load(name, start)
+    named = cast(MoveNames[Any], game) if capable(game, MoveNames) else None
+    texts: list[str] = []
+    names: list[str] = []
     for number, text in enumerate(moves, 1):
         if game.outcome() is not None:
             raise MoveError(f"move {number} ({text}): the game is already over")
@@ -80,8 +87,10 @@ def replay(body: Mapping[str, Any], limits: WebLimits) -> Position:
             move = game.move_from_text(text)
         except GameError as exc:
             raise MoveError(f"move {number} ({text}): {exc}") from None
+        texts.append(game.move_to_text(move))
+        names.append(named.move_name(move) if named is not None else texts[-1])
         game.play(move)
-    return Position(name, start, list(moves), game)
+    return Position(name, start, texts, game, names)
 
 
 def export_text(name: str, game: Game[Any]) -> str:
@@ -124,6 +133,7 @@ def describe(position: Position, overlay: Overlay | None = None) -> dict[str, An
     overlay = overlay if overlay is not None else Overlay(last=last)
     return {
         "game": name, "start": position.start, "moves": position.moves,
+        "names": position.names,
         "legal": legal, "to_move": int(game.to_move),
         "to_move_name": PLAYER_NAMES[name][int(game.to_move)],
         "players": list(PLAYER_NAMES[name]),

@@ -27,7 +27,9 @@ function say(text) { $("message").textContent = text || ""; }
 async function setGame(game, start, moves) {
   try {
     const desc = await api("/api/state", { game, start, moves });
-    ui.game = game; ui.start = start; ui.moves = moves; ui.desc = desc; ui.selected = null;
+    // the server's texts: a move typed as players write it (Nf3, ７六歩) comes back in the
+    // game's notation, as the board and the legal moves use it
+    ui.game = game; ui.start = start; ui.moves = desc.moves; ui.desc = desc; ui.selected = null;
     say("");
     render();
     afterChange();
@@ -53,7 +55,11 @@ function render() {
   $("notation").textContent = `notation: ${d.notation}`;
   const list = $("move-list");
   list.innerHTML = "";
-  d.moves.forEach((m) => { const li = document.createElement("li"); li.textContent = m; list.appendChild(li); });
+  d.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = d.names[i] && d.names[i] !== m ? `${m} (${d.names[i]})` : m;  // e2e4 (e4)
+    list.appendChild(li);
+  });
   list.scrollTop = list.scrollHeight;
   const extra = d.legal.filter((m) => !boardHas(m));
   const choices = $("choices");
