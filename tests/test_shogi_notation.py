@@ -5,6 +5,8 @@ and CSA besides USI, each read back to the one legal move it writes, ambiguity r
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sakiyomi.game import MoveError
 from sakiyomi.games import load
@@ -83,3 +85,17 @@ def test_moves_are_named_as_players_write_them_and_read_back() -> None:
         g = game(position)
         for move in g.legal_moves():
             assert g.move_from_text(g.move_name(move)) == move
+
+
+@given(st.text(alphabet=st.sampled_from(list("0123456789０１２３４５６７８９一二三四五六七八九"
+                                             "歩香桂銀金角飛玉王と成不打同右左上引寄直竜龍馬"
+                                             "▲△+-( )FUKIGHXabcdefghi*PLNSGBR")), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_any_text_is_a_legal_move_or_one_clear_refusal(text: str) -> None:
+    g = game("startpos moves 7g7f 3c3d 8h2b+")
+    try:
+        move = g.move_from_text(text)
+    except MoveError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert move in list(g.legal_moves())
