@@ -61,7 +61,8 @@ def test_shared_constants_are_written_from_their_own_modules() -> None:
                 "WIN_BOUND": score.WIN_BOUND, "SOLVED": score.SOLVED,
                 "TT_BONUS": ordering.TT_BONUS, "KILLER_BONUS": ordering.KILLER_BONUS,
                 "HINT_SCALE": ordering.HINT_SCALE, "EXACT": int(Bound.EXACT),
-                "LOWER": int(Bound.LOWER), "UPPER": int(Bound.UPPER)}
+                "LOWER": int(Bound.LOWER), "UPPER": int(Bound.UPPER),
+                "PRESORT": 0}  # (the build switch's default; presort_params overrides it)
     assert expected == search_template.SHARED
     text = source(CONNECT4, SMALL, compiled=True)
     header = text[:text.index(KERNEL_MARKER)]
