@@ -39,7 +39,7 @@ def positions(path: Path, games: int = 12, plies: tuple[int, ...] = (16, 30, 44)
     """Move lists (from the start position) of the first ``games`` games at ``plies``."""
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                if '"match-game"' in line]
-    result = []
+    result: list[list[str]] = []
     for record in records[:games]:
         moves = record["moves"].split()
         result.extend(moves[:ply] for ply in plies if ply < len(moves))
