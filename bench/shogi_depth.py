@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.protocols import shogi_engine
-from sakiyomi.protocols.shogi_engine import ASPIRATION_DELTA, Options, search_config
+from sakiyomi.protocols.shogi_engine import Options, search_config
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchStats
@@ -55,7 +55,7 @@ def search(moves: list[str], options: Options, nodes: int, depth: int | None = N
                                        stop=StopSignal(nodes=nodes))
     finished = 0
     for info in iterative_deepening(searcher, Limits(depth=depth),
-                                    aspiration_delta=ASPIRATION_DELTA):
+                                    aspiration_delta=shogi_engine.ASPIRATION_DELTA):
         finished = info.depth
     return finished, searcher.stats
 
@@ -84,7 +84,8 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
             f"nodes_to_depth_{to_depth}": sum(spent) if to_depth else None}
 
 
-TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH")
+TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH",
+           "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA")
 
 
 def constants() -> dict[str, object]:

@@ -39,6 +39,7 @@ REVERSE_FUTILITY_MARGINS = (0, 150, 300, 450)
 # that captures nothing and gives its piece away (ShogiGame.hangs_piece) is skipped, checks
 # too; HangingCheckExtension=false also stops extending such checks deeper in the tree.
 HANGING_DEPTH = 3
+NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
@@ -120,7 +121,8 @@ def search_config(options: Options) -> SearchConfig:
     """The shared Searcher's settings for these options (the USI switches)."""
     switch = options.switches
     return SearchConfig(check_every=CHECK_EVERY, check_extension=switch["CheckExtension"],
-                        null_move=switch["NullMove"], lmr=switch["LMR"],
+                        null_move=switch["NullMove"],
+                        null_move_reduction=NULL_MOVE_REDUCTION, lmr=switch["LMR"],
                         futility=switch["Futility"],
                         lmr_divisor=LMR_DIVISOR if switch["LogReduction"] else 0.0,
                         late_move_counts=LATE_MOVE_COUNTS if switch["LateMovePruning"]
