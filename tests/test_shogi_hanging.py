@@ -83,9 +83,9 @@ def test_the_switches_are_off_by_default_and_do_nothing_without_the_capability()
 
 
 def test_hanging_pruning_saves_nodes_and_keeps_the_capture() -> None:
-    config = se.search_config(se.Options())
-    assert config.hanging_depth == 0
-    pruned = replace(config, hanging_depth=se.HANGING_DEPTH)
+    pruned = se.search_config(se.Options())
+    assert pruned.hanging_depth == se.HANGING_DEPTH
+    config = replace(pruned, hanging_depth=0)
     plain_run = run(Searcher(ShogiGame(START, OPENING), config), Limits(depth=5))
     pruned_run = run(Searcher(ShogiGame(START, OPENING), pruned), Limits(depth=5))
     assert pruned_run.stats.nodes < plain_run.stats.nodes
@@ -94,7 +94,7 @@ def test_hanging_pruning_saves_nodes_and_keeps_the_capture() -> None:
 
 
 def test_hanging_checks_are_not_extended_when_switched_off() -> None:
-    config = se.search_config(se.Options())
+    config = replace(se.search_config(se.Options()), hanging_depth=0)
     calls = []
 
     class Counting(ShogiGame):
@@ -104,7 +104,7 @@ def test_hanging_checks_are_not_extended_when_switched_off() -> None:
             return hung
 
     run(Searcher(Counting(START, OPENING), config), Limits(depth=4))
-    assert not calls  # both switches at their defaults: never asked
+    assert not calls  # no pruning, checks extended: never asked
     stopped = replace(config, extend_hanging_checks=False)
     extended = run(Searcher(ShogiGame(START, OPENING), config), Limits(depth=4))
     shorter = run(Searcher(Counting(START, OPENING), stopped), Limits(depth=4))
@@ -113,7 +113,8 @@ def test_hanging_checks_are_not_extended_when_switched_off() -> None:
 
 def test_usi_switches_map_to_the_searcher_settings() -> None:
     options = se.Options()
-    assert se.search_config(options).hanging_depth == 0
-    options.switches.update(HangingPruning=True, HangingCheckExtension=False)
     config = se.search_config(options)
-    assert config.hanging_depth == se.HANGING_DEPTH and not config.extend_hanging_checks
+    assert config.hanging_depth == se.HANGING_DEPTH and config.extend_hanging_checks
+    options.switches.update(HangingPruning=False, HangingCheckExtension=False)
+    config = se.search_config(options)
+    assert config.hanging_depth == 0 and not config.extend_hanging_checks
