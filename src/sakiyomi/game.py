@@ -305,6 +305,19 @@ class TacticalMoves(Protocol[M_contra]):
 
 
 @runtime_checkable
+class HangingMoves(Protocol):
+    """Tells, right after a move, whether it gave a piece away: for pruning such moves near
+    the horizon (``SearchConfig.hanging_depth``) and not extending such checks.
+    """
+
+    def hangs_piece(self) -> bool:
+        """True when the move just played captured nothing and left the moved piece where the
+        side to move now wins it (a static exchange estimate).
+        """
+        ...
+
+
+@runtime_checkable
 class CheckingMoves(Protocol[M_co]):
     """A game with checks, for mate (tsume) search: the attacker may only play checking moves
     and the defender answers with every legal move (``sakiyomi.search.dfpn``).

@@ -90,3 +90,27 @@ def attacked(pieces: list[int], target: int, color: int) -> bool:
                     return True
                 break
     return False
+
+
+def cheapest_attacker(pieces: list[int], target: int, color: int, value: tuple[int, ...]) -> int:
+    """The smallest ``value[piece type]`` among ``color``'s pieces attacking ``target`` on the
+    board list ``pieces``, 0 when none does (``value`` must rate every piece type above 0;
+    pins ignored, as in ``attacked``).  For the exchange test of ``ShogiGame.en_prise``.
+    """
+    best = 0
+    for square, mask in STEP_SOURCES[color][target]:
+        piece = pieces[square]
+        if piece and piece >> 4 == color and mask >> (piece & 0xF) & 1:
+            worth = value[piece & 0xF]
+            if not best or worth < best:
+                best = worth
+    for squares, mask in RAYS[color][target]:
+        for square in squares:
+            piece = pieces[square]
+            if piece:
+                if piece >> 4 == color and mask >> (piece & 0xF) & 1:
+                    worth = value[piece & 0xF]
+                    if not best or worth < best:
+                        best = worth
+                break
+    return best

@@ -30,6 +30,7 @@ from typing import Generic, TypeVar, cast
 from sakiyomi.game import (
     Checks,
     Game,
+    HangingMoves,
     MoveHints,
     NoisyMoves,
     NullMove,
@@ -128,6 +129,12 @@ class SearchConfig:
     # depth d < len(reverse_futility_margins), a static value that beats beta by the margin
     # for d is returned as the node's lower bound (empty tuple: off).
     reverse_futility_margins: tuple[int, ...] = ()
+    # Hanging-move pruning (HangingMoves + Checks; 0: off): at non-PV nodes not in check with
+    # remaining depth <= this, a move other than the first that captures nothing and leaves
+    # the moved piece to be won (the game's static exchange estimate) is skipped, checks too.
+    hanging_depth: int = 0
+    # With HangingMoves, False: a check that gives its piece away is not extended.
+    extend_hanging_checks: bool = True
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
@@ -200,6 +207,10 @@ class Searcher(Generic[M]):
         self._nuller = (cast(NullMove, game)
                         if config.null_move and capable(game, NullMove) else None)
         tactical = cast(TacticalMoves[M], game) if capable(game, TacticalMoves) else None
+        self._hanging = (cast(HangingMoves, game).hangs_piece
+                         if capable(game, HangingMoves) and self._checks is not None
+                         and (config.hanging_depth > 0 or not config.extend_hanging_checks)
+                         else None)
         self._tactical = tactical if self._checks is not None else None
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)
@@ -323,9 +334,13 @@ class Searcher(Generic[M]):
         margins = config.futility_margins
         late_counts = config.late_move_counts if tactical is not None else ()
         reductions = _reduction_table(config.lmr_divisor) if config.lmr_divisor > 0 else None
-        selective = extend or lmr or futility or bool(late_counts)
+        hangs = self._hanging
+        hanging_depth = config.hanging_depth if hangs is not None else 0
+        hanging_checks = extend and hangs is not None and not config.extend_hanging_checks
+        selective = extend or lmr or futility or bool(late_counts) or hanging_depth > 0
         rf_margins = config.reverse_futility_margins if checks is not None else ()
-        pruning = nuller is not None or futility or bool(late_counts) or bool(rf_margins)
+        pruning = (nuller is not None or futility or bool(late_counts) or bool(rf_margins)
+                   or hanging_depth > 0)
         needs_check = (selective or nuller is not None or bool(rf_margins)) and checks is not None
         # The TT move is tried before the others are ordered (their hints computed) when the
         # order of the others cannot change meanwhile: no history (credited below), no
@@ -507,6 +522,7 @@ class Searcher(Generic[M]):
             in_check = checks.in_check() if needs_check and checks is not None else False
             futile: int | None = None
             late = 0  # late-move pruning: quiet moves from this index on are skipped
+            hanging = False  # hanging-move pruning at this node
             if pruning and not pv_node and not in_check and ply > 0:
                 static = evaluate()  # once for all three tests (evaluate has no side effects)
                 cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
@@ -520,6 +536,7 @@ class Searcher(Generic[M]):
                 futile = futile_value(depth, alpha, static)
                 if depth < len(late_counts) and not is_decisive(alpha):
                     late = late_counts[depth]
+                hanging = depth <= hanging_depth
 
             # 4. Move ordering; the TT move may be tried before the rest are ordered.
             moves = moves_of()
@@ -552,7 +569,8 @@ class Searcher(Generic[M]):
             for i in range(len(moves)):
                 move = moves[i]
                 if selective:  # extensions and reductions; plays the move unless futile
-                    plan = play_selective(move, i, depth, ply, in_check, futile, late)
+                    plan = play_selective(move, i, depth, ply, in_check, futile, late,
+                                          hanging)
                     if plan is None:
                         if futile is not None and futile > best:  # cannot reach alpha: a bound
                             best = futile
@@ -734,11 +752,14 @@ class Searcher(Generic[M]):
             return bound if bound <= alpha else None
 
         def play_selective(move: M, i: int, depth: int, ply: int, in_check: bool,
-                           futile: int | None, late: int) -> tuple[int, int] | None:
+                           futile: int | None, late: int, hanging: bool
+                           ) -> tuple[int, int] | None:
             """Play ``move`` and return (child depth, reduction): a move that gives check is
-            extended a ply (up to twice the root depth); a late quiet move is reduced (LMR)
-            or, at a futile node or from the ``late``-th move on (late-move pruning, 0: off),
-            skipped: then it is taken back and None returned.
+            extended a ply (up to twice the root depth; not one that gives its piece away when
+            ``extend_hanging_checks`` is off); a late quiet move is reduced (LMR) or, at a
+            futile node or from the ``late``-th move on (late-move pruning, 0: off), skipped;
+            with ``hanging`` (hanging-move pruning here) a move after the first that gives a
+            piece away is skipped, checks too: a skipped move is taken back and None returned.
             """
             nonlocal horizon
             assert checks is not None
@@ -746,9 +767,16 @@ class Searcher(Generic[M]):
             play(move)
             try:
                 gives_check = checks.in_check()
+                hung = (hangs is not None and ((hanging and i > 0)
+                                               or (gives_check and hanging_checks))
+                        and hangs())
             except BaseException as exc:
                 raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
-            if gives_check and extend and ply < 2 * root_depth:
+            if hung and hanging and i > 0:
+                undo()
+                horizon = True
+                return None
+            if gives_check and extend and ply < 2 * root_depth and not (hung and hanging_checks):
                 return depth, 0
             if not quiet or gives_check or i == 0:
                 return depth - 1, 0

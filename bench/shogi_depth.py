@@ -1,0 +1,122 @@
+"""Where a shogi search's nodes go (not a test): depth finished and node split at a node budget.
+
+On positions of our own games (a ``bench/shogi.py`` match file: games 1-12 at plies 16, 30
+and 44, as in sessions 13 and 19), the engine's search settings (``shogi_engine.Options``,
+USI check switches changed with ``--switch NAME=true|false``, the module's tuning constants
+with ``--constant NAME=VALUE``, e.g. ``LATE_MOVE_COUNTS=(0,4,8,12)``) search each position under
+``go nodes N`` (no mate probe, a 2^16 table); printed per run, as one JSON line: the mean and
+median depth finished, the share of quiescence nodes and of leaves, the first-move cut-off
+rate, and the nodes spent to finish ``--to-depth`` (summed; load-independent, as are all
+node counts).
+
+Run: ``python bench/shogi_depth.py [--nodes 10000] [--to-depth 5] [--switch NAME=VALUE ...]
+[--constant NAME=VALUE ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import statistics
+from pathlib import Path
+
+from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.protocols import shogi_engine
+from sakiyomi.protocols.shogi_engine import Options, search_config
+from sakiyomi.search.drivers import iterative_deepening
+from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.result import SearchStats
+from sakiyomi.search.searcher import Searcher
+from sakiyomi.tt import TranspositionTable
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "bench" / "results" / "shogi" / "s11_fsf1k_n1000.jsonl"
+
+
+def positions(path: Path, games: int = 12, plies: tuple[int, ...] = (16, 30, 44)
+              ) -> list[list[str]]:
+    """Move lists (from the start position) of the first ``games`` games at ``plies``."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+               if '"match-game"' in line]
+    result: list[list[str]] = []
+    for record in records[:games]:
+        moves = record["moves"].split()
+        result.extend(moves[:ply] for ply in plies if ply < len(moves))
+    return result
+
+
+def search(moves: list[str], options: Options, nodes: int, depth: int | None = None
+           ) -> tuple[int, SearchStats]:
+    """(depth finished, counters) of the engine's search of the position after ``moves``."""
+    game = ShogiGame(moves=moves)
+    searcher: Searcher[int] = Searcher(game, search_config(options),
+                                       tt=TranspositionTable(1 << 16),
+                                       stop=StopSignal(nodes=nodes))
+    finished = 0
+    for info in iterative_deepening(searcher, Limits(depth=depth),
+                                    aspiration_delta=shogi_engine.ASPIRATION_DELTA):
+        finished = info.depth
+    return finished, searcher.stats
+
+
+def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, object]:
+    """The figures of one setting over every position."""
+    depths, spent = [], []
+    total = SearchStats()
+    for moves in positions(GAMES):
+        depth, stats = search(moves, options, nodes)
+        depths.append(depth)
+        total.nodes += stats.nodes
+        total.qnodes += stats.qnodes
+        total.leaves += stats.leaves
+        total.cutoffs += stats.cutoffs
+        total.first_move_cutoffs += stats.first_move_cutoffs
+        if to_depth:
+            spent.append(search(moves, options, cap, to_depth)[1].nodes)
+    return {"positions": len(depths), "nodes": nodes, "switches": options.switches,
+            "constants": constants(),
+            "depth_mean": round(statistics.fmean(depths), 3),
+            "depth_median": statistics.median(depths),
+            "qnode_share": round(total.qnodes / total.nodes, 3),
+            "leaf_share": round(total.leaves / total.nodes, 3),
+            "first_move_cutoff_rate": round(total.first_move_cutoff_rate, 3),
+            f"nodes_to_depth_{to_depth}": sum(spent) if to_depth else None}
+
+
+TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH",
+           "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA")
+
+
+def constants() -> dict[str, object]:
+    """The engine's tuning constants as they are now."""
+    return {name: getattr(shogi_engine, name) for name in TUNABLE}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--nodes", type=int, default=10_000)
+    parser.add_argument("--to-depth", type=int, default=5, help="0: skip")
+    parser.add_argument("--cap", type=int, default=200_000,
+                        help="node cap of a search to --to-depth")
+    parser.add_argument("--switch", action="append", default=[],
+                        help="NAME=true|false: a USI check switch of the engine (repeatable)")
+    parser.add_argument("--constant", action="append", default=[],
+                        help=f"NAME=VALUE: one of {', '.join(TUNABLE)} (a Python literal)")
+    args = parser.parse_args()
+    for setting in args.constant:
+        name, _, value = setting.partition("=")
+        if name not in TUNABLE:
+            parser.error(f"unknown constant {name}")
+        setattr(shogi_engine, name, ast.literal_eval(value))
+    options = Options()
+    for setting in args.switch:
+        name, _, value = setting.partition("=")
+        if name not in options.switches:
+            parser.error(f"unknown switch {name}")
+        options.switches[name] = value.lower() == "true"
+    print(json.dumps(profile(options, args.nodes, args.to_depth, args.cap)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
