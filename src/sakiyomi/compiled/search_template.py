@@ -281,7 +281,16 @@ def t_order(state: State, mem: Mem, ply: int, count: int, tt_move: int) -> None:
         elif use_history:
             s += mem[HIST + m]
         mem[sbase + i] = s
-    for i in range(1, count):  # insertion sort, descending, stable
+    t_sort(mem, base, sbase, count)
+
+
+@inlined
+def t_sort(mem: Mem, base: int, sbase: int, count: int) -> None:
+    """Sort the ``count`` moves at ``mem[base:]`` by their scores at ``mem[sbase:]``, best
+    first, equal scores in their order (an insertion sort: lists are short).  Inlined where
+    it is used, as the loop was written in both places before.
+    """
+    for i in range(1, count):
         m = mem[base + i]
         s = mem[sbase + i]
         j = i
@@ -445,16 +454,7 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
                 if mem[C_ABORTED]:
                     return 0
                 mem[sbase + i] = value + TT_BONUS if move == tt_move else value
-            for i in range(1, count):  # insertion sort, descending, stable
-                m = mem[base + i]
-                s = mem[sbase + i]
-                j = i
-                while j > 0 and mem[sbase + j - 1] < s:
-                    mem[base + j] = mem[base + j - 1]
-                    mem[sbase + j] = mem[sbase + j - 1]
-                    j -= 1
-                mem[base + j] = m
-                mem[sbase + j] = s
+            t_sort(mem, base, sbase, count)
 
     # 5. Children: the first with the full window, the rest with a null window (PVS).
     best = -INF

@@ -95,7 +95,7 @@ def attacked(pieces: list[int], target: int, color: int) -> bool:
 def cheapest_attacker(pieces: list[int], target: int, color: int, value: tuple[int, ...]) -> int:
     """The smallest ``value[piece type]`` among ``color``'s pieces attacking ``target`` on the
     board list ``pieces``, 0 when none does (``value`` must rate every piece type above 0;
-    pins ignored, as in ``attacked``).  For the exchange test of ``ShogiGame.en_prise``.
+    pins ignored, as in ``attacked``).  For the exchange test of ``ShogiGame.hangs_piece``.
     """
     best = 0
     for square, mask in STEP_SOURCES[color][target]:
