@@ -58,6 +58,9 @@ VARIANTS: dict[str, SearchConfig] = {
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
     "nmp3": replace(CHESS_CONFIG, null_move_reduction=3),
+    # Delta pruning in quiescence (session 19): captures that cannot lift the stand-pat
+    # value to alpha with this margin are skipped.
+    "delta": replace(CHESS_CONFIG, delta_margin=200),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
