@@ -61,6 +61,8 @@ VARIANTS: dict[str, SearchConfig] = {
     # Delta pruning in quiescence (session 19): captures that cannot lift the stand-pat
     # value to alpha with this margin are skipped.
     "delta": replace(CHESS_CONFIG, delta_margin=200),
+    # Narrower futility margins at remaining depth 1-2 (the engine's: 200, 450).
+    "futility-narrow": replace(CHESS_CONFIG, futility_margins=(0, 150, 300)),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
