@@ -416,6 +416,7 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
                   "our_time_share": ([round(statistics.median(shares), 3),
                                       round(max(shares), 3)] if shares else None),
                   "our_late_answers": sum(share > 1 for share in shares),
+                  "our_late_shares": [round(share, 3) for share in shares if share > 1],
                   "moves": " ".join(move.uci() for move in board.move_stack),
                   "elapsed": round(time.perf_counter() - start),
                   "load": load_avg()})
