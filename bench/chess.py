@@ -347,7 +347,10 @@ def _rounded(value: float | None) -> int | None:
 def match(command: list[str], options: dict[str, str | int | bool], label: str, games: int,
           seconds: float, max_plies: int) -> None:
     """Games at equal time per move, each opening with both colours; W/D/L and Elo ± 95%
-    (normal approximation of the mean score, turned into Elo by the logistic model).
+    (normal approximation of the mean score, turned into Elo by the logistic model).  Each
+    game's record also has its moves, and our answers' wall time as a share of the movetime
+    (median and maximum; ``our_late_answers``: past the movetime), from calling python-chess's
+    ``play`` to its return, pipes included.
     """
     wins = draws = losses = 0
     ours = chess.engine.SimpleEngine.popen_uci(OURS, timeout=60)
@@ -364,6 +367,8 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
             for text in opening:
                 board.push_uci(text)
             reason = ""
+            shares: list[float] = []  # our answers' wall time over the movetime
+            first_answer = True
             while True:
                 outcome = board.outcome(claim_draw=True)
                 if outcome is not None:
@@ -374,7 +379,14 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
                     winner, reason = None, "ply limit"
                     break
                 engine = ours if (board.turn == chess.WHITE) == we_are_white else theirs
+                asked = time.perf_counter()
                 result = engine.play(board, limit, game=number)
+                if engine is ours:
+                    # The first answer of a game also waits for ucinewgame/isready
+                    # (python-chess sends them inside play), which no GUI clock counts.
+                    if not first_answer:
+                        shares.append((time.perf_counter() - asked) / seconds)
+                    first_answer = False
                 if result.move is None:
                     winner, reason = (not board.turn), "no move"
                     break
@@ -400,7 +412,13 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
                   "W": wins, "D": draws, "L": losses,
                   "score": round(score, 3), "elo": _rounded(elo(score)),
                   "elo_95": [_rounded(elo(score - margin)), _rounded(elo(score + margin))],
-                  "seconds_per_move": seconds, "elapsed": round(time.perf_counter() - start),
+                  "seconds_per_move": seconds,
+                  "our_time_share": ([round(statistics.median(shares), 3),
+                                      round(max(shares), 3)] if shares else None),
+                  "our_late_answers": sum(share > 1 for share in shares),
+                  "our_late_shares": [round(share, 3) for share in shares if share > 1],
+                  "moves": " ".join(move.uci() for move in board.move_stack),
+                  "elapsed": round(time.perf_counter() - start),
                   "load": load_avg()})
     finally:
         ours.quit()

@@ -58,6 +58,12 @@ VARIANTS: dict[str, SearchConfig] = {
     "malus": replace(CHESS_CONFIG, history_malus=True),
     "counter": replace(CHESS_CONFIG, counter_moves=True),
     "nmp3": replace(CHESS_CONFIG, null_move_reduction=3),
+    # Delta pruning in quiescence: captures that cannot lift the stand-pat value to alpha
+    # with this margin are skipped.  The engine's since session 19 ("no-delta": without).
+    "delta": replace(CHESS_CONFIG, delta_margin=200),
+    "no-delta": replace(CHESS_CONFIG, delta_margin=0),
+    # Narrower futility margins at remaining depth 1-2 (the engine's: 200, 450).
+    "futility-narrow": replace(CHESS_CONFIG, futility_margins=(0, 150, 300)),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})

@@ -12,6 +12,7 @@ from sakiyomi.game import (
     Checks,
     MoveError,
     MoveHints,
+    NoisyGains,
     NoisyMoves,
     NullMove,
     Player,
@@ -70,7 +71,8 @@ def _random_games(n: int, seed: int, plies: int = 160) -> list[ChessGame]:
 
 def test_capabilities_are_declared() -> None:
     game = ChessGame()
-    for capability in (Checks, MoveHints, NoisyMoves, NullMove, RepetitionRules, TacticalMoves):
+    for capability in (Checks, MoveHints, NoisyGains, NoisyMoves, NullMove, RepetitionRules,
+                       TacticalMoves):
         assert isinstance(game, capability)
     assert game.to_move == Player.FIRST
 
@@ -168,6 +170,18 @@ def test_noisy_moves_are_legal_tactical_moves() -> None:
             assert move in legal and game.is_tactical(move)
         hints = game.move_hints(list(legal))
         assert len(hints) == len(legal)
+
+
+def test_noisy_gain_is_the_victim_and_the_promotion() -> None:
+    # Our own position: d5xe6 en passant, Qxa8 (a rook), b7xc8=Q (a rook and a promotion).
+    game = ChessGame(chess.Board("r1r1k3/1P6/8/3Pp3/8/8/8/Q3K3 w - e6 0 1"))
+    gain = {move.uci(): game.noisy_gain(move) for move in game.noisy_moves()}
+    pawn, rook = max(82, 94), max(477, 512)  # the larger of the PeSTO mg/eg values
+    queen_for_pawn = max(1025, 936) - min(82, 94)
+    assert gain["d5e6"] == pawn
+    assert gain["a1a8"] == rook
+    assert gain["b7c8q"] == rook + queen_for_pawn
+    assert gain["b7b8q"] == queen_for_pawn
 
 
 # Stalemates where a piece off the king's lines has no move, or only a pinned piece could move.

@@ -34,6 +34,7 @@ ONE_SWITCH = {
     "reverse_futility": SearchConfig(reverse_futility_margins=(0, 90, 180, 270)),
     "counter_moves": SearchConfig(counter_moves=True),
     "history_malus": SearchConfig(history_malus=True),
+    "delta_pruning": SearchConfig(delta_margin=200),
 }
 
 
@@ -42,7 +43,7 @@ def test_switches_are_off_by_default() -> None:
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
                 or config.mate_distance or config.late_move_counts or config.lmr_divisor
                 or config.reverse_futility_margins or config.counter_moves
-                or config.history_malus)
+                or config.history_malus or config.delta_margin)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
@@ -52,6 +53,32 @@ def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
             selective = Searcher(game.copy(), config)
             assert plain.search(depth) == selective.search(depth)
             assert plain.stats == selective.stats
+
+
+def test_delta_pruning_does_nothing_for_games_without_noisy_gains() -> None:
+    game = TreeGame(random_tree(7, 4, 3))
+    plain = Searcher(game.copy(), SearchConfig())
+    pruned = Searcher(game.copy(), SearchConfig(delta_margin=1))
+    assert plain.search(4) == pruned.search(4)
+    assert plain.stats == pruned.stats
+
+
+def test_delta_pruning_skips_captures_that_cannot_reach_alpha() -> None:
+    # Our own position: White is a rook and a knight up; Black's pawn takes on c2 or e2
+    # (quiescence at the root, depth 0).  Neither capture can bring Black up to alpha.
+    board = chess.Board("4k3/8/8/8/8/3p4/2P1P3/R3K1N1 b - - 0 1")
+    plain = Searcher(ChessGame(board.copy()), SearchConfig())
+    pruned = Searcher(ChessGame(board.copy()), SearchConfig(delta_margin=100))
+    alpha = -200
+    assert plain.search(0, alpha, alpha + 1) <= alpha
+    assert plain.stats.qnodes >= 2  # both captures searched
+    assert pruned.search(0, alpha, alpha + 1) <= alpha
+    assert pruned.stats.qnodes == 0  # both skipped
+    # A window the captures can reach: nothing is skipped, the value is unchanged.
+    low = Searcher(ChessGame(board.copy()), SearchConfig(delta_margin=100))
+    full = Searcher(ChessGame(board.copy()), SearchConfig())
+    assert low.search(0, -2000, 2000) == full.search(0, -2000, 2000)
+    assert low.stats.qnodes == full.stats.qnodes
 
 
 def test_logarithmic_reductions_keep_a_ply_and_grow_with_depth_and_move_number() -> None:

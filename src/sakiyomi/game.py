@@ -318,6 +318,18 @@ class HangingMoves(Protocol):
 
 
 @runtime_checkable
+class NoisyGains(Protocol[M_contra]):
+    """How much a noisy move can win at most, in evaluation units (chess: the captured piece,
+    plus a promotion's gain): quiescence may skip a move that could not lift the static value
+    to alpha even so (delta pruning, ``SearchConfig.delta_margin``).
+    """
+
+    def noisy_gain(self, move: M_contra) -> int:
+        """An upper estimate of what ``move`` (one of ``noisy_moves``) adds to the value."""
+        ...
+
+
+@runtime_checkable
 class CheckingMoves(Protocol[M_co]):
     """A game with checks, for mate (tsume) search: the attacker may only play checking moves
     and the defender answers with every legal move (``sakiyomi.search.dfpn``).

@@ -77,6 +77,10 @@ _Z_EP = [_rng.getrandbits(64) for _ in range(8)]
 
 # Ordering values (MVV-LVA): victim value first, attacker as the tie-break.
 _ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
+# What capturing a piece can add to the evaluation (``noisy_gain``): the larger of its
+# middlegame and endgame values; a queen promotion adds a queen for a pawn.
+_GAIN = (0, *(max(mg, eg) for mg, eg in zip(MG_VALUE, EG_VALUE, strict=True)))
+_PROMOTION_GAIN = _GAIN[_QUEEN] - min(MG_VALUE[0], EG_VALUE[0])
 
 
 def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
@@ -418,6 +422,17 @@ class ChessGame:
                     hints.append(190)
         self._noisy_hints = (moves, hints)
         return moves
+
+    def noisy_gain(self, move: chess.Move) -> int:
+        """The most ``move`` (a capture or promotion) can add to the evaluation: the captured
+        piece's value (a pawn for en passant) and a queen promotion's gain (``_GAIN``), for
+        the searcher's delta pruning in quiescence.
+        """
+        b = self.board
+        victim = b.piece_type_at(move.to_square)
+        gain = _GAIN[victim] if victim is not None else (
+            _GAIN[_PAWN] if move.to_square == b.ep_square else 0)
+        return gain + _PROMOTION_GAIN if move.promotion is not None else gain
 
     def move_hints(self, moves: Sequence[chess.Move]) -> Sequence[int]:
         """MVV-LVA for captures, queen promotions high; captures that lose material by static

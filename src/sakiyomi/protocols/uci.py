@@ -52,7 +52,16 @@ MAX_MULTIPV = 64
 # moves at movetime 200 ms and 300 on a 2 s + 0.1 s clock with two busy loops beside (load
 # 6-10, 23 Nov 2026): 50 ms used a median 0.66-0.69 of the movetime, 35 ms 0.74, 25 ms 0.80
 # (but 9 moves past the movetime, one by 64 ms); no time losses on the clock at any of them.
-DEFAULT_OVERHEAD_MS = 35
+# Session 19 (bench/chess_time_use.py, 150 answers each at movetime 200 through python-chess,
+# load 1.3-2.6, the way bench/chess.py plays its matches): 35 ms spent a median 0.80 of the
+# movetime (the rest was kept back), 20 ms 0.88 (max 0.975), 10 ms 0.92 (max 0.993), none
+# late.  In a 40-game match against Stockfish at 20 ms and load 2.1-3.7 (other sessions'
+# tests beside it), 8 of 1,793 timed answers came late: in three games by 1-5 ms (the
+# latest answer of the game), in two games 2 and 3 answers, the latest 113 and 385 ms late
+# (stalls no overhead would have met).  25 ms covers the small ones: a movetime of 200 is
+# aimed at 170 ms at most (the ``Punctuality`` lead, 5 ms while answers are on time, grows
+# with the lateness the engine itself sees).
+DEFAULT_OVERHEAD_MS = 25
 SHORT_SEARCH = TimePlan.fixed(0.1)  # the answer to a go whose parameters make no sense
 
 

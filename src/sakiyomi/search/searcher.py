@@ -32,6 +32,7 @@ from sakiyomi.game import (
     Game,
     HangingMoves,
     MoveHints,
+    NoisyGains,
     NoisyMoves,
     NullMove,
     RepetitionRules,
@@ -89,6 +90,10 @@ class SearchConfig:
     counter_moves: bool = False
     presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
     quiescence: bool = True
+    # Delta pruning in quiescence (NoisyGains; 0 = off, so other games' counts stay put): out
+    # of check, a noisy move whose gain plus this margin cannot lift the stand-pat value to
+    # alpha is skipped, that sum counting as its (upper-bound) value.
+    delta_margin: int = 0
     repetition: bool = True
     # The game's SearchShortcuts (Connect Four: Pons's bounds and move filter), when offered.
     shortcuts: bool = True
@@ -198,6 +203,9 @@ class Searcher(Generic[M]):
         )
         self._noisy = (cast(NoisyMoves[M], game)
                        if config.quiescence and capable(game, NoisyMoves) else None)
+        self._gain_of = (cast(NoisyGains[M], game).noisy_gain
+                         if self._noisy is not None and config.delta_margin > 0
+                         and capable(game, NoisyGains) else None)
         self._rules = cast(RepetitionRules, game) if capable(game, RepetitionRules) else None
         self._shortcuts = (
             cast(SearchShortcuts[M], game)
@@ -304,6 +312,8 @@ class Searcher(Generic[M]):
         bounds_of = shortcuts.value_bounds if shortcuts is not None else None
         moves_of = shortcuts.search_moves if shortcuts is not None else game.legal_moves
         noisy = self._noisy
+        gain_of = self._gain_of
+        delta_margin = config.delta_margin
         rules = self._rules
         checks = self._checks
         tactical = self._tactical
@@ -813,7 +823,9 @@ class Searcher(Generic[M]):
 
         def quiesce(alpha: int, beta: int, ply: int) -> int:
             """Stand pat or try the noisy moves, fail-soft; in check every move is
-            searched.
+            searched.  With delta pruning (``gain_of``), out of check a move whose gain plus
+            the margin leaves the stand-pat value at or below alpha is skipped, and that
+            value is its bound.
             """
             nonlocal nodes, qnodes, seldepth
             assert noisy is not None
@@ -826,7 +838,15 @@ class Searcher(Generic[M]):
             moves = game.legal_moves() if in_check else noisy.noisy_moves()
             if ordering:
                 moves = order(moves, None, ply)
+            gain = None if in_check else gain_of
+            stand = best + delta_margin  # the stand-pat value with the margin (delta pruning)
             for move in moves:
+                if gain is not None:
+                    hope = stand + gain(move)
+                    if hope <= alpha:
+                        if hope > best:
+                            best = hope
+                        continue
                 play(move)
                 try:
                     nodes += 1
