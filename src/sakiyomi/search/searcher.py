@@ -88,7 +88,10 @@ class SearchConfig:
     # Counter moves (off by default): the move that refuted the previous move is tried after
     # the killers when that move recurs.
     counter_moves: bool = False
-    presort_depth: int = 0  # seed 003: shallow search of every move first, then sort (0 = off)
+    # Seed 003: a shallow search of every move first, then sort (0 = off), at nodes more than
+    # presort_depth + 1 plies from the horizon: a depth-limited search's idea (an exact solve
+    # has no horizon, so every node of it would presort).  Both engines carry it out.
+    presort_depth: int = 0
     quiescence: bool = True
     # Delta pruning in quiescence (NoisyGains; 0 = off, so other games' counts stay put): out
     # of check, a noisy move whose gain plus this margin cannot lift the stand-pat value to
