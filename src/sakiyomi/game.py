@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from random import Random
-from typing import Protocol, Self, TypeVar, runtime_checkable
+from typing import Protocol, Self, TypeVar, cast, runtime_checkable
 
 M = TypeVar("M")
 M_contra = TypeVar("M_contra", contravariant=True)
@@ -411,3 +411,12 @@ def capable(game: object, capability: type) -> bool:
         if not hasattr(type(game), "__getattr__"):  # a proxy's answer is its target's
             _capabilities[key] = known
     return known
+
+
+def player_text(game: Game[M], move: M) -> str:
+    """``move`` as players write it (``MoveNames``: chess's SAN, shogi's Japanese), else in
+    the game's notation; in the current position, before the move is played.
+    """
+    if capable(game, MoveNames):
+        return cast(MoveNames[M], game).move_name(move)
+    return game.move_to_text(move)

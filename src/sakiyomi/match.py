@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from sakiyomi.agents import Agent, QuitGame
-from sakiyomi.game import Game, MoveNames, Outcome, Player, capable
+from sakiyomi.game import Game, Outcome, Player, player_text
 
 M = TypeVar("M", bound=Hashable)
 
@@ -31,12 +31,8 @@ def shown_move(game: Game[M], move: M) -> str:
     """The move in the game's notation, and as players write it where that differs
     (``MoveNames``): ``g1f3 (Nf3)``, ``7g7f (▲７六歩)``.  Before the move is played.
     """
-    text = game.move_to_text(move)
-    if capable(game, MoveNames):
-        name = cast(MoveNames[M], game).move_name(move)
-        if name != text:
-            return f"{text} ({name})"
-    return text
+    text, name = game.move_to_text(move), player_text(game, move)
+    return text if name == text else f"{text} ({name})"
 
 
 def play_game(

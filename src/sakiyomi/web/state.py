@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from sakiyomi.game import Game, GameError, MoveError, MoveNames, Outcome, Player, capable
+from sakiyomi.game import Game, GameError, MoveError, Outcome, Player, player_text
 from sakiyomi.games import GAMES, load
 from sakiyomi.web.boards import SELECT_KIND, Overlay, render_board
 from sakiyomi.web.settings import WebLimits
@@ -77,7 +77,6 @@ def replay(body: Mapping[str, Any], limits: WebLimits) -> Position:
     if not all(isinstance(m, str) and len(m) <= 16 for m in moves):
         raise RequestError("moves must be short strings")
     game = load(name, start)
-    named = cast(MoveNames[Any], game) if capable(game, MoveNames) else None
     texts: list[str] = []
     names: list[str] = []
     for number, text in enumerate(moves, 1):
@@ -88,7 +87,7 @@ def replay(body: Mapping[str, Any], limits: WebLimits) -> Position:
         except GameError as exc:
             raise MoveError(f"move {number} ({text}): {exc}") from None
         texts.append(game.move_to_text(move))
-        names.append(named.move_name(move) if named is not None else texts[-1])
+        names.append(player_text(game, move))
         game.play(move)
     return Position(name, start, texts, game, names)
 
