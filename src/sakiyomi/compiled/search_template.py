@@ -443,18 +443,19 @@ def t_search(state: State, depth: int, alpha: int, beta: int, ply: int, mem: Mem
         # ``F_PRESORT - 1`` plies deep with the open window, then the moves sorted by those
         # values, the TT move still first (stable).  Inline: a helper that called t_search
         # would make the recursion mutual, which numba's cache does not survive.
-        shallow = mem[F_PRESORT] if PRESORT else 0
-        if PRESORT and shallow > 0 and depth > shallow + 1:
-            sbase = SCORES + ply * MAX_MOVES
-            zero = mem[C_NODES] - mem[C_NODES]  # the window below: no literal (t_root)
-            for i in range(count):
-                move = mem[base + i]
-                value = -t_search(k_play(state, move), shallow - 1, zero - INF, zero + INF,
-                                  ply + 1, mem, tt)
-                if mem[C_ABORTED]:
-                    return 0
-                mem[sbase + i] = value + TT_BONUS if move == tt_move else value
-            t_sort(mem, base, sbase, count)
+        if PRESORT:  # a build switch: the usual build has no such step (presort_params)
+            shallow = mem[F_PRESORT]
+            if shallow > 0 and depth > shallow + 1:
+                sbase = SCORES + ply * MAX_MOVES
+                zero = mem[C_NODES] - mem[C_NODES]  # the window below: no literal (t_root)
+                for i in range(count):
+                    move = mem[base + i]
+                    value = -t_search(k_play(state, move), shallow - 1, zero - INF,
+                                      zero + INF, ply + 1, mem, tt)
+                    if mem[C_ABORTED]:
+                        return 0
+                    mem[sbase + i] = value + TT_BONUS if move == tt_move else value
+                t_sort(mem, base, sbase, count)
 
     # 5. Children: the first with the full window, the rest with a null window (PVS).
     best = -INF
