@@ -377,6 +377,9 @@ class Searcher(Generic[M]):
         # In plain αβ (no PVS re-searches, no selective search) such a leaf is scored in its
         # parent's loop, as ``node`` would score it, without the call (most nodes are leaves).
         inline_leaves = bare_leaves and not pvs and not selective
+        # Anything to do below the root before the table (steps 1a-1b)?  One test for the
+        # four switches in a plain search.
+        guarded = hooks is not None or cyclic or mate_distance or bounds_of is not None
 
         nodes = stats.nodes
         leaves = stats.leaves
@@ -445,55 +448,60 @@ class Searcher(Generic[M]):
                 leaves += 1
                 horizon = True
                 return evaluate()
-            # 1a. Game hooks below the root (SubtreeHooks): an exact value for a small
-            # subtree, or a bound proved without search.
-            if hooks is not None and ply > 0:
-                hooked = run_hooks(hooks, depth, alpha, beta)
-                if hooked is not None:
-                    if tracing:
-                        tracer.leave(ply, hooked, exact)
-                    return hooked
-            key = key_of() if need_key else 0
-            if cyclic and ply > 0:
-                if rules is not None:
-                    rep = rules.repetition_value(ply)
-                else:
-                    rep = 0 if key in path else None
-                if rep is not None:
-                    leaves += 1
-                    horizon = True  # path-dependent: never stored as solved
-                    if tracing:
-                        tracer.leave(ply, rep, exact)
-                    return rep
-
-            # 1b. Mate-distance pruning (switch), then game knowledge (SearchShortcuts) below
-            # the root: a value without search, or a narrower window.  The PV-node test keeps
-            # the caller's window.
+            # The PV-node test keeps the caller's window (before 1b narrows it).
             pv_node = beta - alpha > 1
-            if mate_distance and ply > 0:
-                lo, hi = loss_in(ply), win_in(ply + 1)
-                if lo >= beta or hi <= alpha:
-                    leaves += 1
-                    value = lo if lo >= beta else hi
-                    if tracing:
-                        tracer.leave(ply, value, exact)
-                    return value
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            if bounds_of is not None and ply > 0:
-                lo, hi = bounds_of(ply)
-                if lo == hi or lo >= beta or hi <= alpha:
-                    leaves += 1
-                    value = hi if hi <= alpha else lo
-                    if tracing:
-                        tracer.leave(ply, value, exact)
-                    return value
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+            key = 0
+            if guarded and ply > 0:  # steps 1a-1b, each behind its own switch
+                # 1a. Game hooks (SubtreeHooks): an exact value for a small subtree, or a
+                # bound proved without search.
+                if hooks is not None:
+                    hooked = run_hooks(hooks, depth, alpha, beta)
+                    if hooked is not None:
+                        if tracing:
+                            tracer.leave(ply, hooked, exact)
+                        return hooked
+                if need_key:
+                    key = key_of()
+                # A repetition of a position on the path.
+                if cyclic:
+                    if rules is not None:
+                        rep = rules.repetition_value(ply)
+                    else:
+                        rep = 0 if key in path else None
+                    if rep is not None:
+                        leaves += 1
+                        horizon = True  # path-dependent: never stored as solved
+                        if tracing:
+                            tracer.leave(ply, rep, exact)
+                        return rep
+                # 1b. Mate-distance pruning (switch), then game knowledge (SearchShortcuts):
+                # a value without search, or a narrower window.
+                if mate_distance:
+                    lo, hi = loss_in(ply), win_in(ply + 1)
+                    if lo >= beta or hi <= alpha:
+                        leaves += 1
+                        value = lo if lo >= beta else hi
+                        if tracing:
+                            tracer.leave(ply, value, exact)
+                        return value
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                if bounds_of is not None:
+                    lo, hi = bounds_of(ply)
+                    if lo == hi or lo >= beta or hi <= alpha:
+                        leaves += 1
+                        value = hi if hi <= alpha else lo
+                        if tracing:
+                            tracer.leave(ply, value, exact)
+                        return value
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+            elif need_key:
+                key = key_of()
 
             # 2. Transposition table: a cut-off, or at least a move to try first.
             tt_move: M | None = None
