@@ -49,6 +49,24 @@ def test_search_minmax_convention(capsys: pytest.CaptureFixture[str]) -> None:
     assert record["value"] == 3
 
 
+def test_search_says_when_its_value_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
+    """A value no depth limit touched is the game's result, and the output says so; a
+    heuristic value at the horizon does not claim it (Connect Four's 18 and a heuristic 18
+    look alike as numbers)."""
+    assert main(["search", "tictactoe", "start", "--depth", "9"]) == 0
+    assert capsys.readouterr().out.startswith("value 0 (draw, proven)  best ")
+    assert main(["search", "connect4", "4455", "--depth", "7", "--engine", "python"]) == 0
+    assert capsys.readouterr().out.startswith("value 18 (win, proven)  best 3 ")
+    record = run_json(capsys, "search", "connect4", "44", "--depth", "3", "--engine", "python")
+    assert record["exact"] is False
+    assert main(["search", "connect4", "44", "--depth", "3", "--engine", "python"]) == 0
+    assert "proven" not in capsys.readouterr().out
+    assert run_json(capsys, "search", "tictactoe", "start", "--depth", "9")["exact"] is True
+    # a textbook run reports no such flag
+    record = run_json(capsys, "search", "tree", "[[3,5],[2,9]]", "--algorithm", "minimax")
+    assert record["exact"] is None
+
+
 def test_solve_contract(capsys: pytest.CaptureFixture[str]) -> None:
     record = run_json(capsys, "solve", "bones", "8")
     assert set(record) >= CONTRACT and record["result"] == "loss" and record["value"] == -1

@@ -177,6 +177,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         value, pv, depth, best = result.value, result.pv, result.depth, result.best_move
         nodes, leaves = result.stats.nodes, result.stats.leaves
         stats: dict[str, Any] = _mcts_stats(game, result)
+        exact: bool | None = None
     elif algorithm.searcher_based:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
@@ -190,6 +191,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         best = result.best_move
         stats = dict(result.stats.as_dict())
         stats["nps"] = round(result.nps)
+        # No depth limit was met anywhere: the value is the game's result, proven.
+        exact = bool(result.extra.get("exact", False))
     else:
         if args.nodes is not None or args.time is not None:
             driven = " or ".join(a.name for a in algorithms.SEARCHER_BASED)
@@ -199,6 +202,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         value, pv, nodes, leaves = tb.value, tb.pv, tb.nodes, tb.leaves
         best = pv[0] if pv else None
         stats = {"nodes": nodes, "leaves": leaves, "interior": nodes - leaves}
+        exact = None
     seconds = time.perf_counter() - start
     pv_text = _moves_text(game, pv)
     best_text = game.move_to_text(best) if best is not None else None
@@ -206,11 +210,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         "game": args.game, "position": args.position, "algorithm": args.algorithm,
         "value": game_value(game, value, False), "score": format_score(value),
         "best_move": best_text, "pv": pv_text, "nodes": nodes, "leaves": leaves,
-        "depth": depth, "seconds": round(seconds, 6), "stats": stats,
+        "depth": depth, "seconds": round(seconds, 6), "stats": stats, "exact": exact,
     }
+    # A proven value in a game's own units (Connect Four's 18, Othello's discs) or a draw
+    # says so: it cannot be told from a heuristic value by its number.
+    value_text = format_score(value)
+    if exact and not is_decisive(value):
+        value_text += f" ({result_word(value)}, proven)"
     counters = "  ".join(f"{k} {v}" for k, v in stats.items())
     _emit(record, args.json,
-          f"value {format_score(value)}  best {best_text}  pv {' '.join(pv_text)}\n"
+          f"value {value_text}  best {best_text}  pv {' '.join(pv_text)}\n"
           f"algorithm {args.algorithm}  depth {depth}  time {seconds:.3f}s\n{counters}")
     return 0
 
