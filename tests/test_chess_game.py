@@ -275,6 +275,9 @@ def test_position_syntax_and_registry() -> None:
     assert isinstance(game, ChessGame)
     assert game.board.fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3")
     assert game.move_to_text(game.move_from_text("g1f3")) == "g1f3"
+    # 'start', as every other game writes the initial position, is chess's too
+    started = load("chess", "start moves e2e4 e7e5")
+    assert isinstance(started, ChessGame) and started.board == game.board
     fen = "8/8/8/8/8/8/8/K6k w - - 0 1"
     other = load("chess", fen)
     assert isinstance(other, ChessGame) and other.board.fen() == fen

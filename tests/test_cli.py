@@ -93,6 +93,17 @@ def test_analyze_and_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert record["nodes"] == 72
 
 
+def test_analyze_text_shows_scores_not_table_values(capsys: pytest.CaptureFixture[str]) -> None:
+    """A mate reads 'win in 1', not the table's number; exact values carry their result."""
+    assert main(["analyze", "chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--depth", "3"]) == 0
+    first = capsys.readouterr().out.splitlines()[0].split()
+    assert first[:4] == ["d1d8", "win", "in", "1"]
+    assert main(["analyze", "tictactoe", "x........", "--exact"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[1:3] == ["0", "draw"]
+    assert all(" draw " in line or " loss in " in line for line in lines[:-1])
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -61,7 +61,7 @@ RECURSION_LIMIT = 8 * MAX_PLY + 1000
 GAME_HELP = "one of: %(choices)s (built in, or from installed packages)"
 POSITION_HELP = ("the position in the game's own notation: connect4 column digits ('4453'; "
                  "'start'), othello 64 cells and the side to move (or 'start'), chess a FEN "
-                 "or 'startpos', shogi an SFEN or 'startpos', tictactoe 9 cells of x, o and "
+                 "or 'start', shogi an SFEN or 'start', tictactoe 9 cells of x, o and "
                  "'.' (or 'start'), nim heap sizes ('3,4,5'), bones a count, tree a nested "
                  "list ('[[3,5],[2,9]]')")
 
@@ -525,10 +525,18 @@ def cmd_analyze(args: argparse.Namespace) -> int:
               "value": moves[0]["value"], "best_move": moves[0]["move"],
               "pv": moves[0]["pv"], "nodes": nodes, "depth": depth if depth else "exact",
               "seconds": round(seconds, 6)}
-    lines = [f"{m['move']:>6}  {m['value']:>8}  {' '.join(_moves_text(game, mv.pv))}"
-             for m, mv in zip(moves, values, strict=True)]
+    # The score as search prints it ('win in 3', not the table's 999997); an exact value in
+    # the game's own units says what it is ('18 win', '0 draw').
+    lines = [f"{m['move']:>6}  {_analyzed_value(mv.value, solved):>11}  "
+             f"{' '.join(_moves_text(game, mv.pv))}" for m, mv in zip(moves, values, strict=True)]
     _emit(record, args.json, "\n".join(lines) + f"\nnodes {nodes}  time {seconds:.3f}s")
     return 0
+
+
+def _analyzed_value(value: int, solved: bool) -> str:
+    """One move's value on analyze's text line: the score, with its result when exact."""
+    text = format_score(value)
+    return f"{text} {result_word(value)}" if solved and not is_decisive(value) else text
 
 
 def _analyze_mcts(args: argparse.Namespace, game: Game[Any], config: MCTSConfig,

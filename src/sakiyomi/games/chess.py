@@ -549,16 +549,18 @@ def diagram(board: chess.Board) -> str:
 
 
 def parse_board(text: str) -> chess.Board:
-    """``startpos`` or a FEN, optionally followed by ``moves`` and UCI moves."""
+    """``startpos`` (or ``start``, as the other games write it) or a FEN, optionally followed
+    by ``moves`` and UCI moves.
+    """
     words = text.split()
     if not words:
-        raise PositionError("empty chess position (expected a FEN or 'startpos')")
+        raise PositionError("empty chess position (expected a FEN or 'start')")
     if "moves" in words:
         cut = words.index("moves")
         head, moves = words[:cut], words[cut + 1:]
     else:
         head, moves = words, []
-    if head == ["startpos"]:
+    if head == ["startpos"] or head == ["start"]:
         board = chess.Board()
     else:
         if head and head[0] == "fen":
