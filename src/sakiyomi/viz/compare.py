@@ -199,4 +199,11 @@ def format_table(report: Report) -> str:
                  f"{report.branching:.2f} (MinMax leaves^(1/d))")
     lines.append(f"full tree b^d = {report.full_leaves:,.0f} leaves; minimal αβ tree "
                  f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 = {report.minimal_leaves:,.0f} leaves (Knuth–Moore)")
+    # Two rows answer other questions than the value to the depth: say which, under them.
+    names = {r.algorithm for r in report.rows}
+    if "and-or" in names:
+        lines.append("and-or: 1 if the side to move forces a win within the depth, else 0")
+    if "mcts" in names:
+        lines.append("mcts: no depth (playouts to the end); its value is the expected result "
+                     "in percent")
     return "\n".join(lines)
