@@ -241,6 +241,34 @@ def test_analysis_values_every_move(client: TestClient) -> None:
     assert "value-label" in labels
 
 
+@pytest.mark.parametrize("kind", ["analyze", "think"])
+def test_search_lines_come_with_their_names(client: TestClient, kind: str) -> None:
+    """Every line the page shows is also given as players write it: chess's SAN, each move
+    named in the position it is played from (checked against python-chess)."""
+    import chess
+
+    start = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    with client.websocket_connect("/ws") as socket:
+        socket.send_json({"op": "search", "id": 3, "kind": kind, "game": "chess",
+                          "start": start, "moves": [], "depth": 2})
+        messages = receive_until_done(socket)
+    lines = [(row["pv"], row["pv_names"]) for m in messages if m["type"] == "analysis"
+             for row in m["moves"]]
+    lines += [(m["pv"], m["pv_names"]) for m in messages if m["type"] == "info"]
+    assert lines and all(pv for pv, _ in lines)
+    for pv, names in lines:
+        board = chess.Board(start)
+        expected = []
+        for text in pv:
+            move = chess.Move.from_uci(text)
+            expected.append(board.san(move))
+            board.push(move)
+        assert names == expected
+    for m in messages:
+        if m["type"] == "analysis":
+            assert all(row["name"] == row["pv_names"][0] for row in m["moves"])
+
+
 def test_stop_ends_a_search_quickly(client: TestClient) -> None:
     server = client.app.state.server  # type: ignore[attr-defined]
     with client.websocket_connect("/ws") as socket:

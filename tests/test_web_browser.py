@@ -147,9 +147,35 @@ def test_moves_typed_as_players_write_them_and_shown_with_their_names(page: Any)
         page.fill("#move-text", text)
         page.click("#play-move")
         page.wait_for_function(f"() => window.sakiyomi.moves.length === {count}")
+        # a played text is cleared for the next move
+        page.wait_for_function("() => document.getElementById('move-text').value === ''")
     assert ui(page, "moves") == ["7g7f", "3c3d", "8h2b+", "3a2b"]
     assert [li.inner_text() for li in page.query_selector_all("#move-list li")] == [
         "7g7f (▲７六歩)", "3c3d (△３四歩)", "8h2b+ (▲２二角成)", "3a2b (△２二同銀)"]
+    page.fill("#move-text", "99王")  # no king can go there: refused, and kept to mend
+    page.click("#play-move")
+    page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
+    assert page.input_value("#move-text") == "99王" and ui(page, "moves.length") == 4
+
+
+def test_chess_analysis_lines_read_in_san(page: Any) -> None:
+    page.select_option("#second", "human")
+    page.select_option("#game", "chess")
+    page.wait_for_function("() => window.sakiyomi.game === 'chess'")
+    page.select_option("#limit-kind", "depth")
+    page.fill("#limit-value", "2")
+    page.fill("#move-text", "e4")
+    page.click("#play-move")
+    page.wait_for_function("() => window.sakiyomi.moves.length === 1")
+    page.check("#analyze-every")
+    page.wait_for_function("() => document.getElementById('info-state').textContent === 'done'",
+                           timeout=30_000)
+    rows = [[cell.inner_text() for cell in row.query_selector_all("td")]
+            for row in page.query_selector_all("#analysis tr") if row.query_selector("td")]
+    assert len(rows) == 20  # black's twenty replies
+    by_move = {row[0]: row for row in rows}
+    assert "g8f6 (Nf6)" in by_move and "e7e5 (e5)" in by_move
+    assert all(row[2].split()[0] == row[0].split("(")[1].rstrip(")") for row in rows)
 
 
 def test_computer_against_computer_plays_bones_to_the_end(page: Any) -> None:

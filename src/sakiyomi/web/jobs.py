@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sakiyomi.engines import compiled_available, engine_for, solver_config
-from sakiyomi.game import Game, GameError
+from sakiyomi.game import Game, GameError, player_text
 from sakiyomi.score import WIN_BOUND, format_score, is_decisive, plies_to_end
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.engine import Engine
@@ -163,10 +163,11 @@ class SearchJob:
 
     def _info(self, info: SearchInfo[Any], board: bool = True) -> dict[str, Any]:
         name, game = self.position.name, self.position.game
-        pv = [game.move_to_text(m) for m in _legal_prefix(game, info.pv)]
+        pv, pv_names = _line(game, info.pv)
         message: dict[str, Any] = {
             "type": "info", "depth": info.depth, "value": info.value,
-            "score": score_text(name, info.value), "pv": pv, "nodes": info.stats.nodes,
+            "score": score_text(name, info.value), "pv": pv, "pv_names": pv_names,
+            "nodes": info.stats.nodes,
             "nps": round(info.nps), "hashfull": info.hashfull,
             "seconds": round(info.seconds, 3), "seldepth": info.stats.seldepth,
         }
@@ -196,10 +197,13 @@ class SearchJob:
             except SearchAborted:
                 break
             self.depth = depth
-            rows: list[dict[str, Any]] = [{"move": game.move_to_text(mv.move), "value": mv.value,
-                     "score": score_text(name, mv.value), "label": short_value(mv.value),
-                     "pv": [game.move_to_text(m) for m in _legal_prefix(game, mv.pv)]}
-                    for mv in values]
+            rows: list[dict[str, Any]] = []
+            for mv in values:
+                pv, pv_names = _line(game, mv.pv)
+                rows.append({"move": game.move_to_text(mv.move),
+                             "name": player_text(game, mv.move), "value": mv.value,
+                             "score": score_text(name, mv.value),
+                             "label": short_value(mv.value), "pv": pv, "pv_names": pv_names})
             exact = all(is_decisive(mv.value) for mv in values) or depth >= _remaining(game)
             last = {"type": "analysis", "depth": depth, "moves": rows, "exact": exact,
                     "board": render_board(name, game.copy(), Overlay(
@@ -226,16 +230,21 @@ def warm_up() -> None:
             engine_for(game.copy(), search_config(name, game)).search(1)
 
 
-def _legal_prefix(game: Game[Any], pv: tuple[Any, ...]) -> list[Any]:
-    """The PV as far as its moves are legal from ``game`` (a table move may be stale)."""
+def _line(game: Game[Any], pv: tuple[Any, ...]) -> tuple[list[str], list[str]]:
+    """The PV as far as its moves are legal from ``game`` (a table move may be stale): in the
+    game's notation (what the page sends back and draws on the board) and as players write
+    each move in its position (``player_text``: chess's SAN, shogi's Japanese).
+    """
     position = game.copy()
-    out = []
+    texts: list[str] = []
+    names: list[str] = []
     for move in pv:
         if move not in position.legal_moves():
             break
-        out.append(move)
+        texts.append(position.move_to_text(move))
+        names.append(player_text(position, move))
         position.play(move)
-    return out
+    return texts, names
 
 
 def _remaining(game: Game[Any]) -> int:

@@ -134,6 +134,7 @@ async function tryMove(text, byComputer = false) {
   stopSearch(false);
   const ok = await setGame(ui.game, ui.start, [...ui.moves, text]);
   if (!ok) say(`refused: ${$("message").textContent}`);
+  return ok;
 }
 
 function afterChange() {
@@ -221,6 +222,8 @@ function buttons() {
   $("cpu-move").disabled = !!ui.searching;
 }
 
+// A move with its name when players write it otherwise: "e2e4 (e4)", "7g7f (▲７六歩)".
+const named = (r) => (r.name && r.name !== r.move ? `${r.move} (${r.name})` : r.move);
 const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : n);
 
 function onMessage(m) {
@@ -240,16 +243,16 @@ function onMessage(m) {
   if (m.type === "info") {
     $("info-depth").textContent = m.depth;
     $("info-score").textContent = m.score;
-    $("info-pv").textContent = m.pv.join(" ");
+    $("info-pv").textContent = (m.pv_names || m.pv).join(" ");  // as players write moves
     if (m.board) showBoard(m.board);
   } else if (m.type === "analysis") {
     $("info-depth").textContent = `${m.depth}${m.exact ? " (exact)" : ""}`;
-    $("info-score").textContent = m.moves.length ? `${m.moves[0].score} (${m.moves[0].move})` : "–";
-    $("info-pv").textContent = m.moves.length ? m.moves[0].pv.join(" ") : "–";
+    $("info-score").textContent = m.moves.length ? `${m.moves[0].score} (${named(m.moves[0])})` : "–";
+    $("info-pv").textContent = m.moves.length ? m.moves[0].pv_names.join(" ") : "–";
     showBoard(m.board);
     const table = $("analysis");
     table.innerHTML = "<tr><th>move</th><th>value</th><th>line</th></tr>" + m.moves.map((r) =>
-      `<tr><td>${r.move}</td><td>${r.score}</td><td>${r.pv.join(" ")}</td></tr>`).join("");
+      `<tr><td>${named(r)}</td><td>${r.score}</td><td>${r.pv_names.join(" ")}</td></tr>`).join("");
   } else if (m.type === "done") {
     ui.searching = null;
     buttons();
@@ -380,7 +383,10 @@ async function main() {
   $("analyze-every").addEventListener("change", () => {
     if ($("analyze-every").checked && !ui.searching) startSearch("analyze");
   });
-  $("play-move").addEventListener("click", () => { const t = $("move-text").value.trim(); if (t) tryMove(t); });
+  $("play-move").addEventListener("click", async () => {
+    const t = $("move-text").value.trim();
+    if (t && await tryMove(t)) $("move-text").value = "";  // a refused text stays, to mend
+  });
   $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") $("play-move").click(); });
   $("load-position").addEventListener("click", () => {
     stopSearch(false);
