@@ -158,6 +158,27 @@ def test_moves_typed_as_players_write_them_and_shown_with_their_names(page: Any)
     assert page.input_value("#move-text") == "99王" and ui(page, "moves.length") == 4
 
 
+def test_the_address_holds_the_game(page: Any, server: tuple[str, Any]) -> None:
+    """Game, moves and players live in the URL's fragment: a link opens the same game, every
+    move updates it, and an address with an illegal move says so and starts afresh."""
+    url, _ = server
+    page.goto(f"{url}#game=chess&moves=e2e4+e7e5&first=human&second=human")
+    page.wait_for_function("() => window.sakiyomi.game === 'chess'")
+    assert ui(page, "moves") == ["e2e4", "e7e5"] and page.input_value("#second") == "human"
+    page.fill("#move-text", "Nf3")
+    page.click("#play-move")
+    page.wait_for_function("() => window.sakiyomi.moves.length === 3")
+    fragment = page.evaluate("() => location.hash")
+    assert "game=chess" in fragment and "moves=e2e4+e7e5+g1f3" in fragment
+    page.goto(f"{url}#game=connect4&start=44&moves=9&first=human&second=human")
+    page.wait_for_function("() => window.sakiyomi.game === 'connect4'")
+    page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
+    assert "refused" in page.inner_text("#message") and ui(page, "moves.length") == 0
+    page.evaluate("() => { location.hash = 'game=tictactoe&moves=5+1&first=human&second=human'; }")
+    page.wait_for_function("() => window.sakiyomi.game === 'tictactoe'")
+    assert ui(page, "moves") == ["5", "1"]
+
+
 def test_chess_analysis_lines_read_in_san(page: Any) -> None:
     page.select_option("#second", "human")
     page.select_option("#game", "chess")

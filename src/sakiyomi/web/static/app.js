@@ -31,6 +31,7 @@ async function setGame(game, start, moves) {
     // game's notation, as the board and the legal moves use it
     ui.game = game; ui.start = start; ui.moves = desc.moves; ui.desc = desc; ui.selected = null;
     say("");
+    remember();
     render();
     afterChange();
     return true;
@@ -38,6 +39,38 @@ async function setGame(game, start, moves) {
     say(error.message);
     return false;
   }
+}
+
+// ---- the address: game, position, moves and players in the URL's fragment, so that a game
+// can be bookmarked, reloaded or sent ("#game=chess&moves=e2e4+e7e5&second=human") ----------
+
+function remember() {
+  const info = ui.games.find((g) => g.name === ui.game);
+  const fields = { game: ui.game };
+  if (!info || ui.start !== info.start) fields.start = ui.start;
+  if (ui.moves.length) fields.moves = ui.moves.join(" ");
+  fields.first = $("first").value;
+  fields.second = $("second").value;
+  const hash = `#${new URLSearchParams(fields)}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+async function restore() {
+  const fields = new URLSearchParams(location.hash.slice(1));
+  const info = ui.games.find((g) => g.name === fields.get("game"));
+  if (!info) return false;
+  for (const side of ["first", "second"]) {
+    if (["human", "cpu"].includes(fields.get(side))) $(side).value = fields.get(side);
+  }
+  stopSearch(false);
+  resetInfo();
+  $("game").value = info.name;
+  const moves = (fields.get("moves") || "").split(" ").filter((m) => m);
+  if (await setGame(info.name, fields.get("start") || info.start, moves)) return true;
+  const problem = $("message").textContent;  // say what was wrong with the address, then
+  await setGame(info.name, info.start, []);   // start the game afresh
+  say(`the address's position was refused: ${problem}`);
+  return true;
 }
 
 function playerKind(side) { return side === 0 ? $("first").value : $("second").value; }
@@ -375,8 +408,9 @@ async function main() {
   $("game").addEventListener("change", newGame);
   $("new-game").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
-  $("first").addEventListener("change", () => { ui.auto = true; render(); afterChange(); });
-  $("second").addEventListener("change", () => { ui.auto = true; render(); afterChange(); });
+  $("first").addEventListener("change", () => { ui.auto = true; remember(); render(); afterChange(); });
+  $("second").addEventListener("change", () => { ui.auto = true; remember(); render(); afterChange(); });
+  window.addEventListener("hashchange", () => restore());
   $("think").addEventListener("click", () => startSearch("think"));
   $("cpu-move").addEventListener("click", () => { ui.auto = true; startSearch("move"); });
   $("stop").addEventListener("click", () => stopSearch(true));
@@ -414,8 +448,10 @@ async function main() {
     if (e.key === "ArrowLeft") showStep(tree.step - 1);
   });
   connect();
-  $("game").value = "tictactoe";
-  await setGame("tictactoe", "start", []);
+  if (!(await restore())) {
+    $("game").value = "tictactoe";
+    await setGame("tictactoe", "start", []);
+  }
   document.body.dataset.ready = "1";
 }
 
