@@ -389,6 +389,15 @@ def _stats(counters: list[int]) -> SearchStats:
     return SearchStats(n, leaves, probes, hits, ttcuts, cuts, first, research, 0, seldepth)
 
 
+# A compiled workspace's table starts on 4 KiB pages: a short search faults in only the pages
+# it touches, where huge pages would fault in (and the kernel zero) nearly the whole table.
+# Past this many nodes, or at a solve, it moves to huge pages (fewer TLB misses): measured in
+# fresh processes here, a depth-7 Connect Four search (3,661 nodes) took 0.03-0.04 s on 4 KiB
+# pages against 0.96-1.21 s on huge pages; at 60,000 nodes both took 0.1-0.2 s; a
+# 47-million-node solve spent 9 % more user CPU on 4 KiB pages.
+HUGE_AFTER = 1 << 16
+
+
 class CompiledEngine:
     """The ``Engine`` protocol over the compiled template (see the module doc).
 
@@ -422,6 +431,7 @@ class CompiledEngine:
         self._root = self._search.entry_point()
         self._mem, self._tt = self._search.mem, self._search.tt
         self._aborted = int(self._search.module.C_ABORTED)
+        self._nodes_at = int(self._search.module.C_NODES)
         self._stop = StopSignal()
         self.stop = stop if stop is not None else StopSignal()
 
@@ -480,6 +490,8 @@ class CompiledEngine:
             self._raw = raw
             self._state = self._make_state(*raw)
         mem = self._mem
+        if not self._search.huge and mem[self._nodes_at] >= HUGE_AFTER:
+            self._search.use_huge_pages()  # a long search: fewer TLB misses from here on
         root = self._root
         if root is None:  # the first call compiles (or loads) through numba's dispatcher
             value = self._search.search(self._state, depth, alpha, beta, ply)
@@ -504,6 +516,7 @@ class CompiledEngine:
             self._raw = raw
             self._state = self._make_state(*raw)
         mem = self._mem
+        self._search.use_huge_pages()  # a solve (a small one keeps to a few pages: C_MASK)
         root = self._root
         guess = self.config.guess_depth
         if root is None:  # the first call compiles (or loads) through numba's dispatcher

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from sakiyomi.compiled.memory import zeroed
+from sakiyomi.compiled.memory import advise_huge, zeroed
 from sakiyomi.compiled.perft import PERFT
 from sakiyomi.compiled.playout import PLAYOUT
 
@@ -412,10 +412,10 @@ class CompiledSearch:
             capacity <<= 1
         self.module = module
         self.capacity = capacity
-        if table is None:  # the table on huge pages where the system offers them
+        if table is None:  # on 4 KiB pages until a search proves long (use_huge_pages)
             self.mem, _ = module.make_workspace(1)
             self.mem[module.C_MASK] = self.mem[module.C_FULL_MASK] = capacity - 1
-            self.tt = zeroed(int(module.SLOT) * capacity)
+            self.tt = zeroed(int(module.SLOT) * capacity, huge=False)
         else:  # another's table (processes sharing one: parallel solving); never cleared here
             if getattr(module, "TWO_BOUNDS", False):  # the third word is not lockless
                 raise ValueError("a shared table needs kernels with TWO_BOUNDS off")
@@ -425,6 +425,7 @@ class CompiledSearch:
             self.mem[module.C_MASK] = self.mem[module.C_FULL_MASK] = capacity - 1
             self.tt = table
         self.shared = table is not None
+        self.huge = self.shared  # a shared table is its owner's to advise
         if config.presort_depth and not getattr(module, "PRESORT", 0):
             raise ValueError("presort_depth needs a search built with PRESORT=1 "
                              "(presort_params)")
@@ -442,8 +443,17 @@ class CompiledSearch:
         self._slot = int(module.SLOT)
         self._epoch_limit = int(module.EPOCH_LIMIT)
 
+    def use_huge_pages(self) -> None:
+        """Put the table on huge pages from now on, where the system offers them (a solve, a
+        batch, a search past ``HUGE_AFTER`` nodes): ``sakiyomi.compiled.memory``.  Once.
+        """
+        if not self.huge:
+            self.huge = True
+            advise_huge(self.tt)
+
     def touch(self) -> None:
         """Write the whole table once, so that page faults do not land inside timings."""
+        self.use_huge_pages()
         self.tt.fill(0)
         self.mem[self.module.C_EPOCH] = 1
         self.mem[self.module.C_DIRTY] = 0
@@ -529,6 +539,7 @@ class CompiledSearch:
         """
         import numpy as np
 
+        self.use_huge_pages()
         module = self.module
         count = len(starts)
         rows = np.zeros((count, int(module.BLOCK_FIELDS)), dtype=np.int64)
