@@ -47,7 +47,7 @@ def zeroed(count: int, dtype: Any = np.uint64, *, huge: bool = True) -> np.ndarr
         return np.zeros(count, dtype=kind)
     raw = np.frombuffer(region, dtype=np.uint8)
     start = -raw.ctypes.data % HUGE_PAGE  # the first 2 MiB boundary
-    table = raw[start:start + size].view(kind)
+    table: np.ndarray[Any, Any] = raw[start:start + size].view(kind)
     if huge:
         advise_huge(table)
     return table
