@@ -38,6 +38,21 @@ def test_search_keeps_the_json_contract_and_proves_the_seed_tree(
     assert sum(stats["visits"].values()) == stats["iterations"] == record["leaves"]
 
 
+def test_search_text_says_whether_the_value_is_proven(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A playouts' mean is not a NegaMax value: the text line says which it is."""
+    assert main(["search", "tictactoe", "start", "--algorithm", "mcts", "--iterations",
+                 "300"]) == 0
+    assert "(playouts' mean, not proven)  best " in capsys.readouterr().out.splitlines()[0]
+    assert main(["search", "tictactoe", "xo.x.o...", "--algorithm", "mcts", "--iterations",
+                 "20000"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]  # x wins at once on 7: said as such
+    assert first.startswith("value win in 1  best 7") and "mean" not in first
+    assert main(["search", "tictactoe", "xoxxoo.x.", "--algorithm", "mcts", "--iterations",
+                 "2000"]) == 0  # o must block on 7: a proven draw
+    assert capsys.readouterr().out.startswith("value 0 (proven draw)  best 7")
+
+
 def test_search_with_iterations_and_a_seed_is_reproducible(
         capsys: pytest.CaptureFixture[str]) -> None:
     args = ("search", "connect4", "44", "--algorithm", "mcts", "--iterations", "800",

@@ -178,6 +178,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         nodes, leaves = result.stats.nodes, result.stats.leaves
         stats: dict[str, Any] = _mcts_stats(game, result)
         exact: bool | None = None
+        # The value of playouts is a mean, not a depth-limited NegaMax value: say which it is.
+        note = (f"proven {stats['proven']}" if stats["proven"] is not None
+                else "playouts' mean, not proven")
     elif algorithm.searcher_based:
         limits = Limits(depth=args.depth, nodes=args.nodes,
                         time=args.time if args.time is not None or args.depth or args.nodes
@@ -193,6 +196,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         stats["nps"] = round(result.nps)
         # No depth limit was met anywhere: the value is the game's result, proven.
         exact = bool(result.extra.get("exact", False))
+        note = None
     else:
         if args.nodes is not None or args.time is not None:
             driven = " or ".join(a.name for a in algorithms.SEARCHER_BASED)
@@ -203,6 +207,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         best = pv[0] if pv else None
         stats = {"nodes": nodes, "leaves": leaves, "interior": nodes - leaves}
         exact = None
+        note = None
     seconds = time.perf_counter() - start
     pv_text = _moves_text(game, pv)
     best_text = game.move_to_text(best) if best is not None else None
@@ -217,6 +222,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     value_text = format_score(value)
     if exact and not is_decisive(value):
         value_text += f" ({result_word(value)}, proven)"
+    elif note is not None and not is_decisive(value):  # "win in 3" says it already
+        value_text += f" ({note})"
     counters = "  ".join(f"{k} {v}" for k, v in stats.items())
     _emit(record, args.json,
           f"value {value_text}  best {best_text}  pv {' '.join(pv_text)}\n"
