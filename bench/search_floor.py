@@ -7,7 +7,7 @@ positions of ``bench/chess.py``'s generator, seed 7; shogi: the 20 mid-game posi
 ``tests/data/shogi/midgame_perft.tsv``), CPU time per node of four walks:
 
 1. **library** — a Python loop over the library that lists the legal moves of each position
-   and pushes and pops each (``cshogi_visits`` of ``bench/shogi.py``; a node is a push):
+   and pushes and pops each (``bench/shogi.py``'s ``cshogi_visits``; a node is a push):
    the library's own move cost as Python sees it, the issue's anchor;
 2. **bare αβ** — the least a recursive search over the library does: negamax αβ, the legal
    moves listed at each inner node, push, recurse, pop, a value of 0 at the depth limit and a
@@ -42,11 +42,11 @@ from pathlib import Path
 
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)  # run as a script, bench/chess.py would shadow python-chess
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bench.chess, bench.shogi
 
 import argparse
 import json
 import os
-import random
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -69,16 +69,6 @@ class Board(Protocol):
 def load() -> str:
     """The load averages, as ``uptime`` prints them."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def visits(board: Board, depth: int) -> int:
-    """Walk 1: every legal move of every position to ``depth`` pushed and popped; pushes."""
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += 1 + (visits(board, depth - 1) if depth > 1 else 0)
-        board.pop()
-    return total
 
 
 def bare_alpha_beta(board: Board, depth: int, alpha: int, beta: int,
@@ -160,22 +150,11 @@ def cpu(fn: Callable[[], int], repeats: int) -> tuple[int, float]:
 
 def chess_positions() -> tuple[list[Any], Callable[[Any], Any], Callable[[Any], Any]]:
     """python-chess boards, a function making our game of one, and the engine's settings."""
-    import chess
-
+    from bench.chess import _positions  # random games of 10-80 plies, seed 7
     from sakiyomi.games.chess import ChessGame
     from sakiyomi.protocols.chess_engine import CHESS_CONFIG
 
-    rng = random.Random(7)  # bench/chess.py's generator: random games of 10-80 plies
-    boards: list[Any] = []
-    while len(boards) < 20:
-        board = chess.Board()
-        for _ in range(rng.randint(10, 80)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            boards.append(board)
+    boards: list[Any] = _positions(20)
     return boards, lambda b: ChessGame(b.copy()), lambda _b: CHESS_CONFIG
 
 
@@ -226,6 +205,7 @@ def library_share(games: list[Any], configs: list[Any], nodes_budget: int) -> fl
 
 def measure(name: str, depth: int, nodes_budget: int, repeats: int) -> dict[str, Any]:
     """The four walks on one library's positions; per-node CPU µs as medians over positions."""
+    from bench.shogi import cshogi_visits
     from sakiyomi.search.drivers import run
     from sakiyomi.search.limits import Limits, StopSignal
     from sakiyomi.search.searcher import Searcher
@@ -234,7 +214,7 @@ def measure(name: str, depth: int, nodes_budget: int, repeats: int) -> dict[str,
     per_node: dict[str, list[float]] = {"library": [], "bare": [], "recursion": [], "ours": []}
     for board in boards:
         def library(b: Any = board) -> int:
-            return visits(b, depth)
+            return int(cshogi_visits(b, depth))  # any board: legal_moves, push, pop
 
         n, t = cpu(library, repeats)
         per_node["library"].append(t / n)
