@@ -63,6 +63,7 @@ class ShogiGame:
             raise ValueError("mate_plies must be 0 (off), 1 or 3")
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
+        self._mobility = self.tables.mobility
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -137,6 +138,8 @@ class ShogiGame:
             black_hand, white_hand = board.pieces_in_hand
             score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
                 - ev.king_danger(tables, board, cs.BLACK, white_hand)
+            if self._mobility:
+                score += self._mobility * ev.slider_mobility(board.pieces)
             if board.turn == cs.BLACK:
                 return score - self._mate_threat(board)
             return -score - self._mate_threat(board)

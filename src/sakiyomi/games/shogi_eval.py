@@ -22,7 +22,7 @@ is white's back rank); a white piece's square is seen from its owner as ``80 −
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sakiyomi.games import shogi_facade as cs
 
@@ -60,6 +60,9 @@ class Tables:
     hand: tuple[tuple[int, ...], ...]
     hand_threat: tuple[int, ...]
     material: tuple[int, ...]  # board value per type (move ordering, quiescence)
+    # Centipawns per square a rook, bishop, dragon or horse can move to (at evaluation time,
+    # ``slider_mobility``); 0: no mobility term.
+    mobility: int = 0
 
     @property
     def king_relative(self) -> bool:
@@ -171,7 +174,10 @@ def _full() -> Tables:
 
 KOMAWARI = _komawari()
 FULL = _full()
-EVALUATIONS = {"full": FULL, "komawari": KOMAWARI}
+# The full evaluation with the sliders' mobility (session 20): a rook or bishop that sees far
+# is worth more; our evaluation had no such term.
+MOBILITY = replace(FULL, name="mobility", mobility=6)
+EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "mobility": MOBILITY}
 
 SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
 SAFETY_CAP = 600
@@ -296,3 +302,57 @@ def king_danger(tables: Tables, board: cs.CBoard, color: int,
         if not piece or piece >> 4 != color:
             open_squares += 1
     return min(weight * open_squares * SAFETY_SCALE, SAFETY_CAP)
+
+
+Rays = tuple[tuple[tuple[int, ...], ...], ...]  # per square, the squares of each ray outwards
+
+
+def _slider_rays(directions: tuple[tuple[int, int], ...]) -> Rays:
+    """Per square, the squares along each of ``directions`` outwards (empty rays left out)."""
+    result = []
+    for square in range(81):
+        file, rank = divmod(square, 9)
+        rays = []
+        for df, dr in directions:
+            ray = []
+            f, r = file + df, rank + dr
+            while 0 <= f < 9 and 0 <= r < 9:
+                ray.append(f * 9 + r)
+                f, r = f + df, r + dr
+            if ray:
+                rays.append(tuple(ray))
+        result.append(tuple(rays))
+    return tuple(result)
+
+
+_ORTHOGONAL_RAYS = _slider_rays(((0, 1), (0, -1), (1, 0), (-1, 0)))
+_DIAGONAL_RAYS = _slider_rays(((1, 1), (1, -1), (-1, 1), (-1, -1)))
+# The slider rays by piece type (a dragon's and a horse's extra steps are not counted).
+SLIDER_RAYS = {cs.BISHOP: _DIAGONAL_RAYS, cs.HORSE: _DIAGONAL_RAYS,
+               cs.ROOK: _ORTHOGONAL_RAYS, cs.DRAGON: _ORTHOGONAL_RAYS}
+
+
+def slider_mobility(pieces: list[int]) -> int:
+    """Black's less white's count of the squares their rooks, bishops, dragons and horses
+    reach along their rays (empty, or an enemy piece to take) on the board list ``pieces``.
+    """
+    total = 0
+    rays_of = SLIDER_RAYS.get
+    for square, piece in enumerate(pieces):
+        if not piece:
+            continue
+        rays = rays_of(piece & 0xF)
+        if rays is None:
+            continue
+        color = piece >> 4
+        count = 0
+        for ray in rays[square]:
+            for target in ray:
+                other = pieces[target]
+                if other:
+                    if other >> 4 != color:
+                        count += 1
+                    break
+                count += 1
+        total += -count if color else count
+    return total
