@@ -23,8 +23,9 @@ def engine_config(pruning: bool) -> SearchConfig:
     return se.search_config(options)
 
 
-def test_off_by_default_in_the_searcher_and_the_engine() -> None:
+def test_off_in_the_searcher_by_default_on_in_the_shogi_engine() -> None:
     assert SearchConfig().history_pruning_depth == 0
+    assert se.search_config(se.Options()).history_pruning_depth == se.HISTORY_PRUNING_DEPTH
     assert engine_config(False).history_pruning_depth == 0
 
 

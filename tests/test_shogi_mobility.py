@@ -1,5 +1,6 @@
-"""The sliders' mobility term (session 20): ``shogi_eval.slider_mobility`` and the
-``mobility`` evaluation (the full evaluation plus ``Tables.mobility`` per square)."""
+"""The sliders' mobility term (session 20): ``shogi_eval.slider_mobility`` and its weight in
+the full evaluation (``Tables.mobility`` per square; ``nomobility`` is the full evaluation
+without it)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,13 @@ def test_white_counts_against_black_and_the_start_is_even() -> None:
     assert ev.slider_mobility(ShogiGame(START).board.pieces) == 0
 
 
-def test_the_mobility_evaluation_adds_its_weight_per_square() -> None:
+def test_the_full_evaluation_adds_its_weight_per_square() -> None:
     line = ["7g7f", "3c3d", "2g2f"]
+    without = ShogiGame(START, line, evaluation="nomobility")
     full = ShogiGame(START, line)
-    with_mobility = ShogiGame(START, line, evaluation="mobility")
     squares = ev.slider_mobility(full.board.pieces)
     assert squares != 0
     # White to move: the evaluation is white's view, black's mobility counts against it.
-    assert with_mobility.evaluate() - full.evaluate() == -ev.MOBILITY.mobility * squares
-    assert ev.FULL.mobility == 0 and ev.KOMAWARI.mobility == 0
+    assert full.evaluate() - without.evaluate() == -ev.FULL.mobility * squares
+    assert ev.FULL.mobility == ev.MOBILITY_WEIGHT > 0
+    assert ev.NO_MOBILITY.mobility == 0 and ev.KOMAWARI.mobility == 0

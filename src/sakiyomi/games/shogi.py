@@ -5,8 +5,9 @@ positions are SFEN (or ``startpos``), move texts USI (``7g7f``, ``8h2b+``, ``P*5
 
 Evaluation (centipawn-like units, from the side to move): ``shogi_eval`` — the seeds' 駒割
 (``evaluation="komawari"``, the baseline) or the full evaluation (default: material, piece
-placement, distances to both kings, pieces in hand, king safety), both updated incrementally in
-``play``/``undo`` (a king move is rescored from scratch).
+placement, distances to both kings, pieces in hand, king safety, the sliders' mobility;
+``"nomobility"`` without the last), both updated incrementally in ``play``/``undo`` (a king
+move is rescored from scratch; the king-safety and mobility terms are computed at evaluation).
 
 Mate detection inside the search (``SearchShortcuts``): a position whose side to move, not in
 check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without

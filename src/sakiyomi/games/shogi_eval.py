@@ -10,8 +10,10 @@ Two evaluations share one shape, so ``ShogiGame`` updates either move by move:
   type, seen from its owner), each piece's distance to both kings (golds, silvers and promoted
   minors near their own king defend it; every piece near the enemy king attacks it, promoted
   rooks and bishops most), pieces in hand worth more for the first of a kind than for the
-  fifth pawn, and at evaluation time a king-safety term: the enemy's pieces in hand weigh on a
-  king in proportion to the open squares around it (drops land there).
+  fifth pawn, and at evaluation time a king-safety term (the enemy's pieces in hand weigh on a
+  king in proportion to the open squares around it: drops land there) and the sliders'
+  mobility (the squares rooks, bishops, dragons and horses reach).  ``NO_MOBILITY``
+  (``"nomobility"``) is the same without the mobility term.
 
 A position's score (black's view) is ``Σ_black cell − Σ_white cell + hand terms``, where a
 piece's cell depends on its type, its square and the two kings' squares; so a move that is
@@ -123,6 +125,11 @@ def _komawari() -> Tables:
     )
 
 
+# The sliders' mobility in the full evaluation: centipawns per square a rook, bishop, dragon
+# or horse reaches (``slider_mobility``).  Session 20 (bench/results/shogi/summary.md): with
+# it, at 10,000 nodes a move against fairy-stockfish at 2,000, 35-0-13 where the evaluation
+# without it scored 27-0-21 (both with history pruning).
+MOBILITY_WEIGHT = 6
 # Board values of the full evaluation (YaneuraOu's material proportions).
 FULL_VALUE = (0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395)
 
@@ -169,15 +176,15 @@ def _full() -> Tables:
                             later=(95, 330, 420, 530, 580, 880, 1000),
                             steps=(3, 3, 3, 3, 3, 1, 1))
     return Tables(name="full", base=tuple(base), defend=tuple(defend), attack=tuple(attack),
-                  hand=hand, hand_threat=(1, 2, 2, 3, 4, 4, 6), material=value)
+                  hand=hand, hand_threat=(1, 2, 2, 3, 4, 4, 6), material=value,
+                  mobility=MOBILITY_WEIGHT)
 
 
 KOMAWARI = _komawari()
 FULL = _full()
-# The full evaluation with the sliders' mobility (session 20): a rook or bishop that sees far
-# is worth more; our evaluation had no such term.
-MOBILITY = replace(FULL, name="mobility", mobility=6)
-EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "mobility": MOBILITY}
+# The full evaluation as it was before the mobility term (session 19), for comparisons.
+NO_MOBILITY = replace(FULL, name="nomobility", mobility=0)
+EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "nomobility": NO_MOBILITY}
 
 SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
 SAFETY_CAP = 600
