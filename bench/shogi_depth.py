@@ -7,7 +7,9 @@ with ``--constant NAME=VALUE``, e.g. ``LATE_MOVE_COUNTS=(0,4,8,12)``) search eac
 ``go nodes N`` (no mate probe, a 2^16 table); printed per run, as one JSON line: the mean and
 median depth finished, the share of quiescence nodes and of leaves, the first-move cut-off
 rate, and the nodes spent to finish ``--to-depth`` (summed; load-independent, as are all
-node counts).
+node counts); also the CPU seconds of the searches at the node budget (load-dependent: a
+node's cost, to compare settings run under the same load).  ``--evaluation`` picks one of
+``shogi_eval.EVALUATIONS``.
 
 Run: ``python bench/shogi_depth.py [--nodes 10000] [--to-depth 5] [--switch NAME=VALUE ...]
 [--constant NAME=VALUE ...]``.
@@ -19,9 +21,10 @@ import argparse
 import ast
 import json
 import statistics
+import time
 from pathlib import Path
 
-from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.games.shogi import EVALUATIONS, ShogiGame
 from sakiyomi.protocols import shogi_engine
 from sakiyomi.protocols.shogi_engine import Options, search_config
 from sakiyomi.search.drivers import iterative_deepening
@@ -49,7 +52,7 @@ def positions(path: Path, games: int = 12, plies: tuple[int, ...] = (16, 30, 44)
 def search(moves: list[str], options: Options, nodes: int, depth: int | None = None
            ) -> tuple[int, SearchStats]:
     """(depth finished, counters) of the engine's search of the position after ``moves``."""
-    game = ShogiGame(moves=moves)
+    game = ShogiGame(moves=moves, evaluation=options.evaluation)
     searcher: Searcher[int] = Searcher(game, search_config(options),
                                        tt=TranspositionTable(1 << 16),
                                        stop=StopSignal(nodes=nodes))
@@ -64,6 +67,7 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
     """The figures of one setting over every position."""
     depths, spent = [], []
     total = SearchStats()
+    started = time.process_time()
     for moves in positions(GAMES):
         depth, stats = search(moves, options, nodes)
         depths.append(depth)
@@ -72,10 +76,13 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
         total.leaves += stats.leaves
         total.cutoffs += stats.cutoffs
         total.first_move_cutoffs += stats.first_move_cutoffs
-        if to_depth:
+    budget_seconds = time.process_time() - started
+    for moves in positions(GAMES):
+        if to_depth:  # after the timed runs: their CPU time is the node budget's alone
             spent.append(search(moves, options, cap, to_depth)[1].nodes)
-    return {"positions": len(depths), "nodes": nodes, "switches": options.switches,
-            "constants": constants(),
+    return {"positions": len(depths), "nodes": nodes, "evaluation": options.evaluation,
+            "switches": options.switches, "constants": constants(),
+            "cpu_seconds_at_budget": round(budget_seconds, 2),
             "depth_mean": round(statistics.fmean(depths), 3),
             "depth_median": statistics.median(depths),
             "qnode_share": round(total.qnodes / total.nodes, 3),
@@ -85,7 +92,8 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
 
 
 TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH",
-           "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA")
+           "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA", "HISTORY_PRUNING_DEPTH",
+           "HISTORY_PRUNING_CREDIT")
 
 
 def constants() -> dict[str, object]:
@@ -99,6 +107,8 @@ def main() -> None:
     parser.add_argument("--to-depth", type=int, default=5, help="0: skip")
     parser.add_argument("--cap", type=int, default=200_000,
                         help="node cap of a search to --to-depth")
+    parser.add_argument("--evaluation", default=Options().evaluation,
+                        help=f"one of {', '.join(EVALUATIONS)}")
     parser.add_argument("--switch", action="append", default=[],
                         help="NAME=true|false: a USI check switch of the engine (repeatable)")
     parser.add_argument("--constant", action="append", default=[],
@@ -110,6 +120,9 @@ def main() -> None:
             parser.error(f"unknown constant {name}")
         setattr(shogi_engine, name, ast.literal_eval(value))
     options = Options()
+    if args.evaluation not in EVALUATIONS:
+        parser.error(f"--evaluation takes one of {', '.join(EVALUATIONS)}")
+    options.evaluation = args.evaluation
     for setting in args.switch:
         name, _, value = setting.partition("=")
         if name not in options.switches:

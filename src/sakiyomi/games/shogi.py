@@ -5,8 +5,9 @@ positions are SFEN (or ``startpos``), move texts USI (``7g7f``, ``8h2b+``, ``P*5
 
 Evaluation (centipawn-like units, from the side to move): ``shogi_eval`` — the seeds' 駒割
 (``evaluation="komawari"``, the baseline) or the full evaluation (default: material, piece
-placement, distances to both kings, pieces in hand, king safety), both updated incrementally in
-``play``/``undo`` (a king move is rescored from scratch).
+placement, distances to both kings, pieces in hand, king safety, the sliders' mobility;
+``"nomobility"`` without the last), both updated incrementally in ``play``/``undo`` (a king
+move is rescored from scratch; the king-safety and mobility terms are computed at evaluation).
 
 Mate detection inside the search (``SearchShortcuts``): a position whose side to move, not in
 check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without
@@ -63,6 +64,7 @@ class ShogiGame:
             raise ValueError("mate_plies must be 0 (off), 1 or 3")
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
+        self._mobility = self.tables.mobility
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -137,6 +139,8 @@ class ShogiGame:
             black_hand, white_hand = board.pieces_in_hand
             score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
                 - ev.king_danger(tables, board, cs.BLACK, white_hand)
+            if self._mobility:
+                score += self._mobility * ev.slider_mobility(board.pieces)
             if board.turn == cs.BLACK:
                 return score - self._mate_threat(board)
             return -score - self._mate_threat(board)

@@ -143,6 +143,14 @@ class SearchConfig:
     hanging_depth: int = 0
     # With HangingMoves, False: a check that gives its piece away is not extended.
     extend_hanging_checks: bool = True
+    # History pruning (TacticalMoves + Checks; 0: off): at non-PV nodes not in check, a quiet
+    # move that gives no check, is not a killer and comes after the first ``lmr_min_moves``,
+    # is skipped when its child depth after the LMR reduction would be at most this and its
+    # history credit is below ``history_pruning_credit`` (it has caused too few cut-offs in
+    # this search).  For wide games where most late quiet moves are reduced to a ply or two
+    # (shogi: ~80 moves a node, most of them drops).
+    history_pruning_depth: int = 0
+    history_pruning_credit: int = 1
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
@@ -350,10 +358,15 @@ class Searcher(Generic[M]):
         hangs = self._hanging
         hanging_depth = config.hanging_depth if hangs is not None else 0
         hanging_checks = extend and hangs is not None and not config.extend_hanging_checks
-        selective = extend or lmr or futility or bool(late_counts) or hanging_depth > 0
+        history_depth = (config.history_pruning_depth
+                         if tactical is not None and config.history and ordering else 0)
+        history_credit = config.history_pruning_credit
+        credit_of = orderer.history.get
+        selective = (extend or lmr or futility or bool(late_counts) or hanging_depth > 0
+                     or history_depth > 0)
         rf_margins = config.reverse_futility_margins if checks is not None else ()
         pruning = (nuller is not None or futility or bool(late_counts) or bool(rf_margins)
-                   or hanging_depth > 0)
+                   or hanging_depth > 0 or history_depth > 0)
         needs_check = (selective or nuller is not None or bool(rf_margins)) and checks is not None
         # The TT move is tried before the others are ordered (their hints computed) when the
         # order of the others cannot change meanwhile: no history (credited below), no
@@ -544,6 +557,7 @@ class Searcher(Generic[M]):
             futile: int | None = None
             late = 0  # late-move pruning: quiet moves from this index on are skipped
             hanging = False  # hanging-move pruning at this node
+            by_history = False  # history pruning at this node
             if pruning and not pv_node and not in_check and ply > 0:
                 static = evaluate()  # once for all three tests (evaluate has no side effects)
                 cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
@@ -558,6 +572,7 @@ class Searcher(Generic[M]):
                 if depth < len(late_counts) and not is_decisive(alpha):
                     late = late_counts[depth]
                 hanging = depth <= hanging_depth
+                by_history = history_depth > 0 and not is_decisive(alpha)
 
             # 4. Move ordering; the TT move may be tried before the rest are ordered.
             moves = moves_of()
@@ -591,7 +606,7 @@ class Searcher(Generic[M]):
                 move = moves[i]
                 if selective:  # extensions and reductions; plays the move unless futile
                     plan = play_selective(move, i, depth, ply, in_check, futile, late,
-                                          hanging)
+                                          hanging, by_history)
                     if plan is None:
                         if futile is not None and futile > best:  # cannot reach alpha: a bound
                             best = futile
@@ -773,14 +788,17 @@ class Searcher(Generic[M]):
             return bound if bound <= alpha else None
 
         def play_selective(move: M, i: int, depth: int, ply: int, in_check: bool,
-                           futile: int | None, late: int, hanging: bool
+                           futile: int | None, late: int, hanging: bool, by_history: bool
                            ) -> tuple[int, int] | None:
             """Play ``move`` and return (child depth, reduction): a move that gives check is
             extended a ply (up to twice the root depth; not one that gives its piece away when
             ``extend_hanging_checks`` is off); a late quiet move is reduced (LMR) or, at a
             futile node or from the ``late``-th move on (late-move pruning, 0: off), skipped;
             with ``hanging`` (hanging-move pruning here) a move after the first that gives a
-            piece away is skipped, checks too: a skipped move is taken back and None returned.
+            piece away is skipped, checks too; with ``by_history`` (history pruning here) a
+            late quiet move whose reduced child depth is at most ``history_pruning_depth`` and
+            whose history credit is below ``history_pruning_credit`` is skipped: a skipped move
+            is taken back and None returned.
             """
             nonlocal horizon
             assert checks is not None
@@ -805,12 +823,18 @@ class Searcher(Generic[M]):
                 undo()
                 horizon = True
                 return None
-            if (lmr and not in_check and i >= lmr_min_moves and depth >= lmr_min_depth
-                    and move not in orderer.killers[ply]):
-                if reductions is not None:
-                    return depth - 1, reductions[min(depth, 63)][min(i, 63)]
-                return depth - 1, 1 if i < 8 or depth < 6 else 2
-            return depth - 1, 0
+            if i < lmr_min_moves or move in orderer.killers[ply]:
+                return depth - 1, 0
+            reduction = 0
+            if lmr and not in_check and depth >= lmr_min_depth:
+                reduction = (reductions[min(depth, 63)][min(i, 63)] if reductions is not None
+                             else 1 if i < 8 or depth < 6 else 2)
+            if (by_history and depth - 1 - reduction <= history_depth
+                    and credit_of(move, 0) < history_credit):
+                undo()
+                horizon = True
+                return None
+            return depth - 1, reduction
 
         def presort(moves: Sequence[M], tt_move: M | None, ply: int, key: int) -> list[M]:
             """Seed 003: a shallow full-window search of every move, then sort by its
