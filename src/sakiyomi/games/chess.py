@@ -423,6 +423,57 @@ class ChessGame:
         self._noisy_hints = (moves, hints)
         return moves
 
+    def may_give_check(self, move: chess.Move) -> bool:
+        """Whether ``move`` (legal here) gives check, worked out without playing it
+        (``QuietChecks``): the moved (or promoted) piece attacks the enemy king from its
+        new square, or one of our sliders sees the king through the squares the move
+        empties (its from-square, an en passant victim's square).  Castling answers True
+        (it may check with the rook; it is never one of the quiet moves skipped often).
+        """
+        b = self.board
+        us = b.turn
+        king = b.king(not us)
+        assert king is not None, "standard chess has a king a side"
+        frm, to = move.from_square, move.to_square
+        piece = move.promotion or b.piece_type_at(frm)
+        king_bb = _BB[king]
+        if piece == _KING:
+            if abs(to - frm) == 2:
+                return True
+            direct = 0
+        elif piece == _PAWN:
+            direct = _PAWN_ATTACKS[us][to] & king_bb
+        elif piece == chess.KNIGHT:
+            direct = chess.BB_KNIGHT_ATTACKS[to] & king_bb
+        else:
+            direct = _LINES[to][king]  # nonzero when on a common line
+        occupied = (b.occupied & ~_BB[frm]) | _BB[to]
+        emptied = _BB[frm]
+        if piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
+            captured = _BB[to - 8 if us else to + 8]
+            occupied &= ~captured
+            emptied |= captured
+        if direct and piece not in (_PAWN, chess.KNIGHT):
+            diagonal = chess.BB_DIAG_ATTACKS[to][chess.BB_DIAG_MASKS[to] & occupied]
+            straight = (chess.BB_RANK_ATTACKS[to][chess.BB_RANK_MASKS[to] & occupied]
+                        | chess.BB_FILE_ATTACKS[to][chess.BB_FILE_MASKS[to] & occupied])
+            seen = (diagonal if piece == chess.BISHOP else straight if piece == chess.ROOK
+                    else diagonal | straight)
+            direct = seen & king_bb
+        if direct:
+            return True
+        if not any(_LINES[king][sq] for sq in chess.scan_forward(emptied)):
+            return False  # nothing left a line through the king: no discovered check
+        ours = b.occupied_co[us] & ~_BB[frm]
+        diagonal_sliders = (b.bishops | b.queens) & ours
+        straight_sliders = (b.rooks | b.queens) & ours
+        return bool(
+            chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+            & diagonal_sliders
+            or (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+            & straight_sliders)
+
     def noisy_gain(self, move: chess.Move) -> int:
         """The most ``move`` (a capture or promotion) can add to the evaluation: the captured
         piece's value (a pawn for en passant) and a queen promotion's gain (``_GAIN``), for

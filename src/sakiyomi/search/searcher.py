@@ -35,6 +35,7 @@ from sakiyomi.game import (
     NoisyGains,
     NoisyMoves,
     NullMove,
+    QuietChecks,
     RepetitionRules,
     SearchShortcuts,
     SubtreeHooks,
@@ -223,6 +224,11 @@ class Searcher(Generic[M]):
                          and (config.hanging_depth > 0 or not config.extend_hanging_checks)
                          else None)
         self._tactical = tactical if self._checks is not None else None
+        # Skipping a late or futile quiet move before playing it (QuietChecks): only when
+        # no hanging-move test wants the move played first.
+        self._may_check = (cast(QuietChecks[M], game).may_give_check
+                           if capable(game, QuietChecks) and self._tactical is not None
+                           and self._hanging is None else None)
         self._path_check = config.repetition and self._rules is None and not is_acyclic(game)
         hooked = (config.leaf_solver or config.cutoff) and capable(game, SubtreeHooks)
         self._hooks = cast(SubtreeHooks, game) if hooked else None
@@ -348,6 +354,7 @@ class Searcher(Generic[M]):
         late_counts = config.late_move_counts if tactical is not None else ()
         reductions = _reduction_table(config.lmr_divisor) if config.lmr_divisor > 0 else None
         hangs = self._hanging
+        may_check = self._may_check
         hanging_depth = config.hanging_depth if hangs is not None else 0
         hanging_checks = extend and hangs is not None and not config.extend_hanging_checks
         selective = extend or lmr or futility or bool(late_counts) or hanging_depth > 0
@@ -773,10 +780,18 @@ class Searcher(Generic[M]):
             futile node or from the ``late``-th move on (late-move pruning, 0: off), skipped;
             with ``hanging`` (hanging-move pruning here) a move after the first that gives a
             piece away is skipped, checks too: a skipped move is taken back and None returned.
+            A quiet move that would be skipped and that the game says cannot give check
+            (``QuietChecks``) is not played at all: the same tree, without its play and undo
+            (about half of the moves played at chess's futile and late nodes).
             """
             nonlocal horizon
             assert checks is not None
             quiet = tactical is not None and not tactical.is_tactical(move)
+            if (quiet and i > 0 and may_check is not None
+                    and (futile is not None or (late and i >= late))
+                    and not may_check(move)):
+                horizon = True  # skipped unplayed: what playing it would have found below
+                return None
             play(move)
             try:
                 gives_check = checks.in_check()
