@@ -40,7 +40,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_WEIGHT,
 )
 from sakiyomi.games.chess_see import see
-from sakiyomi.games.chess_terms import mobility, piece_terms, structure_terms
+from sakiyomi.games.chess_terms import king_danger, mobility, piece_terms, structure_terms
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -117,6 +117,9 @@ class ChessGame:
     # equal time (session 18: -22 and -32 Elo, 240 games each; docs/chess.md).
     PIECE_TERMS = False
     MOBILITY = False
+    # King danger (``chess_terms.king_danger``: open files at the king, enemy pieces near it
+    # while the enemy has a queen); a switch for self-play, measured in session 20.
+    KING_DANGER = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -318,7 +321,8 @@ class ChessGame:
     def evaluate(self) -> int:
         """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
         structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
-        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``); with little
+        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``), king danger
+        (``KING_DANGER``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
@@ -334,6 +338,10 @@ class ChessGame:
             eg += more_eg
         if self.MOBILITY:
             more_mg, more_eg = mobility(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.KING_DANGER:
+            more_mg, more_eg = king_danger(self.board)
             mg += more_mg
             eg += more_eg
         score = mg * phase + eg * (PHASE_TOTAL - phase)
