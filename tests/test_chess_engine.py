@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import chess
 
-from sakiyomi.game import QuietChecks, capable
+from sakiyomi.game import MoveIds, QuietChecks, capable
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG, first_choice, table_for, think
 from sakiyomi.search.limits import Limits, StopSignal
@@ -122,3 +122,21 @@ def test_quiet_moves_skipped_unplayed_leave_the_tree_unchanged() -> None:
     (value, pv, nodes, plays), (value2, pv2, nodes2, plays2) = results
     assert (value, pv, nodes) == (value2, pv2, nodes2)
     assert plays < plays2 * 0.8
+
+
+class _OrdersByMoveObjects(ChessGame):
+    """ChessGame without ``MoveIds``: the orderer keys its history by the move objects."""
+
+    move_id = None  # type: ignore[assignment]
+
+
+def test_move_ids_leave_the_order_and_the_tree_unchanged() -> None:
+    fen = "r2q1rk1/1b2bppp/p1n1pn2/1p6/3P4/P1NBPN2/1P3PPP/R1BQ1RK1 w - - 0 12"
+    results = []
+    for game_class in (ChessGame, _OrdersByMoveObjects):
+        game = game_class(chess.Board(fen))
+        assert capable(game, MoveIds) == (game_class is ChessGame)
+        searcher: Searcher[chess.Move] = Searcher(game, CHESS_CONFIG)
+        value = searcher.search(6)
+        results.append((value, searcher.pv, searcher.stats))
+    assert results[0] == results[1]

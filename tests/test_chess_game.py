@@ -12,6 +12,7 @@ from sakiyomi.game import (
     Checks,
     MoveError,
     MoveHints,
+    MoveIds,
     NoisyGains,
     NoisyMoves,
     NullMove,
@@ -72,8 +73,8 @@ def _random_games(n: int, seed: int, plies: int = 160) -> list[ChessGame]:
 
 def test_capabilities_are_declared() -> None:
     game = ChessGame()
-    for capability in (Checks, MoveHints, NoisyGains, NoisyMoves, NullMove, QuietChecks,
-                       RepetitionRules, TacticalMoves):
+    for capability in (Checks, MoveHints, MoveIds, NoisyGains, NoisyMoves, NullMove,
+                       QuietChecks, RepetitionRules, TacticalMoves):
         assert isinstance(game, capability)
     assert game.to_move == Player.FIRST
 
@@ -278,6 +279,20 @@ def test_may_give_check_never_misses_a_check_and_errs_only_on_castling() -> None
             assert ours or not truth, (board.fen(), move)
             if ours and not truth:
                 assert board.is_castling(move), (board.fen(), move)
+
+
+def test_move_ids_are_equal_exactly_for_equal_moves() -> None:
+    seen: dict[int, chess.Move] = {}
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    for board in cases + _sampled_boards(300, seed=24):
+        game = ChessGame(board)
+        moves = list(game.legal_moves())
+        ids = game.move_ids(moves)
+        assert ids == [game.move_id(m) for m in moves]
+        assert len(set(ids)) == len(moves), board.fen()
+        for move, move_id in zip(moves, ids, strict=True):
+            assert seen.setdefault(move_id, move) == move
+    assert any(m.promotion for m in seen.values())  # promotions were among them
 
 
 @pytest.mark.parametrize("fen", STALEMATES)

@@ -431,6 +431,16 @@ class ChessGame:
         self._noisy_hints = (moves, hints)
         return moves
 
+    def move_id(self, move: chess.Move) -> int:
+        """From-square, to-square and promotion piece as one int (``MoveIds``): python-chess's
+        moves hash in Python code, these ints in C.
+        """
+        return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+    def move_ids(self, moves: Sequence[chess.Move]) -> list[int]:
+        """``move_id`` of each of ``moves``, in one comprehension."""
+        return [m.from_square | m.to_square << 6 | (m.promotion or 0) << 12 for m in moves]
+
     def may_give_check(self, move: chess.Move) -> bool:
         """Whether ``move`` (legal here) gives check, worked out without playing it
         (``QuietChecks``): the moved (or promoted) piece attacks the enemy king from its

@@ -32,6 +32,7 @@ from sakiyomi.game import (
     Game,
     HangingMoves,
     MoveHints,
+    MoveIds,
     NoisyGains,
     NoisyMoves,
     NullMove,
@@ -201,9 +202,11 @@ class Searcher(Generic[M]):
         self._terminal_value = own_terminal_value(cast(Game[object], game))
         hints = (cast(MoveHints[M], game).move_hints
                  if config.hints and capable(game, MoveHints) else None)
+        ids = cast(MoveIds[M], game) if capable(game, MoveIds) else None
         self.orderer: MoveOrderer[M] = MoveOrderer(
             hints, killers=config.killers, history=config.history,
             malus=config.history_malus, counters=config.counter_moves,
+            ids=(ids.move_id, ids.move_ids) if ids is not None else None,
         )
         self._noisy = (cast(NoisyMoves[M], game)
                        if config.quiescence and capable(game, NoisyMoves) else None)
