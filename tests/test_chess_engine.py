@@ -1,11 +1,17 @@
-"""The chess engine's answer before any iteration completes (``first_choice``)."""
+"""The chess engine: its answer before any iteration completes (``first_choice``), partial
+iterations, quiet moves skipped without playing them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import chess
 
-from sakiyomi.protocols.chess_engine import first_choice, table_for, think
+from sakiyomi.game import MoveIds, QuietChecks, capable
+from sakiyomi.games.chess import ChessGame
+from sakiyomi.protocols.chess_engine import CHESS_CONFIG, first_choice, table_for, think
 from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.searcher import Searcher
 from tests.chess_support import mate_in
 
 
@@ -86,3 +92,51 @@ def test_a_stopped_iteration_plays_a_root_move_that_raised_alpha_in_it() -> None
             changed += 1
             assert _mates_in_two_with(board, move), (nodes, move)
     assert changed > 0  # some budget stops depth D after the mate was found, before its end
+
+
+class _PlaysEveryMove(ChessGame):
+    """ChessGame without ``QuietChecks``: every skipped quiet move is played first."""
+
+    may_give_check = None  # type: ignore[assignment]
+
+
+def test_quiet_moves_skipped_unplayed_leave_the_tree_unchanged() -> None:
+    # Our own middlegame: the same depth-6 tree (nodes, value, line) with fewer plays.
+    fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9"
+    results = []
+    for game_class in (ChessGame, _PlaysEveryMove):
+        game = game_class(chess.Board(fen))
+        assert capable(game, QuietChecks) == (game_class is ChessGame)
+        plays = 0
+        play = game.play
+
+        def counted(move: chess.Move, play: Callable[[chess.Move], None] = play) -> None:
+            nonlocal plays
+            plays += 1
+            play(move)
+
+        game.play = counted  # type: ignore[method-assign]
+        searcher: Searcher[chess.Move] = Searcher(game, CHESS_CONFIG)
+        value = searcher.search(6)
+        results.append((value, searcher.pv, searcher.stats.nodes, plays))
+    (value, pv, nodes, plays), (value2, pv2, nodes2, plays2) = results
+    assert (value, pv, nodes) == (value2, pv2, nodes2)
+    assert plays < plays2 * 0.8
+
+
+class _OrdersByMoveObjects(ChessGame):
+    """ChessGame without ``MoveIds``: the orderer keys its history by the move objects."""
+
+    move_id = None  # type: ignore[assignment]
+
+
+def test_move_ids_leave_the_order_and_the_tree_unchanged() -> None:
+    fen = "r2q1rk1/1b2bppp/p1n1pn2/1p6/3P4/P1NBPN2/1P3PPP/R1BQ1RK1 w - - 0 12"
+    results = []
+    for game_class in (ChessGame, _OrdersByMoveObjects):
+        game = game_class(chess.Board(fen))
+        assert capable(game, MoveIds) == (game_class is ChessGame)
+        searcher: Searcher[chess.Move] = Searcher(game, CHESS_CONFIG)
+        value = searcher.search(6)
+        results.append((value, searcher.pv, searcher.stats))
+    assert results[0] == results[1]

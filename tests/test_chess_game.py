@@ -12,11 +12,13 @@ from sakiyomi.game import (
     Checks,
     MoveError,
     MoveHints,
+    MoveIds,
     NoisyGains,
     NoisyMoves,
     NullMove,
     Player,
     PositionError,
+    QuietChecks,
     RepetitionRules,
     TacticalMoves,
 )
@@ -71,8 +73,8 @@ def _random_games(n: int, seed: int, plies: int = 160) -> list[ChessGame]:
 
 def test_capabilities_are_declared() -> None:
     game = ChessGame()
-    for capability in (Checks, MoveHints, NoisyGains, NoisyMoves, NullMove, RepetitionRules,
-                       TacticalMoves):
+    for capability in (Checks, MoveHints, MoveIds, NoisyGains, NoisyMoves, NullMove,
+                       QuietChecks, RepetitionRules, TacticalMoves):
         assert isinstance(game, capability)
     assert game.to_move == Player.FIRST
 
@@ -239,6 +241,58 @@ def test_legal_moves_and_tests_equal_python_chess_move_for_move() -> None:
         got = ChessGame(board).outcome()  # a fresh game: no move list generated yet
         assert (got is None) == (expected_outcome is None), board.fen()
     assert losing_seen > 0
+
+
+# Our own positions with checks that only a look past the moved piece finds: discovered by a
+# knight, by a pawn push, by an en passant capture (two pawns leave the rank), by a king step;
+# a promotion that checks, a bishop checking through the square it left.
+CHECK_CASES = [
+    ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", {"e4c3", "e4c5", "e4d2", "e4d6", "e4f2", "e4f6",
+                                          "e4g3", "e4g5"}),
+    ("8/8/8/2k5/8/4P3/5B2/K7 w - - 0 1", {"e3e4"}),
+    ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", set()),
+    ("8/8/8/KR1pP2k/8/8/8/8 w - d6 0 1", {"e5d6"}),
+    ("8/k7/8/8/3K4/8/8/6Q1 w - - 0 1", {"d4c3", "d4c4", "d4d3", "d4d5", "d4e4", "d4e5"}),
+    ("2k5/P7/8/8/8/8/8/K7 w - - 0 1", {"a7a8q", "a7a8r"}),
+]
+
+
+@pytest.mark.parametrize(("fen", "checking"), CHECK_CASES)
+def test_may_give_check_finds_direct_and_discovered_checks(fen: str, checking: set[str]
+                                                          ) -> None:
+    board = chess.Board(fen)
+    game = ChessGame(board)
+    for move in game.legal_moves():
+        if board.gives_check(move):
+            assert game.may_give_check(move), (fen, move)
+    found = {m.uci() for m in game.legal_moves() if game.may_give_check(m)}
+    assert checking <= found, fen
+    assert found == {m.uci() for m in game.legal_moves() if board.gives_check(m)}
+
+
+def test_may_give_check_never_misses_a_check_and_errs_only_on_castling() -> None:
+    # QuietChecks: a False answer lets the search skip the move unplayed.
+    for board in _sampled_boards(1500, seed=23):
+        game = ChessGame(board)
+        for move in game.legal_moves():
+            ours, truth = game.may_give_check(move), board.gives_check(move)
+            assert ours or not truth, (board.fen(), move)
+            if ours and not truth:
+                assert board.is_castling(move), (board.fen(), move)
+
+
+def test_move_ids_are_equal_exactly_for_equal_moves() -> None:
+    seen: dict[int, chess.Move] = {}
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    for board in cases + _sampled_boards(300, seed=24):
+        game = ChessGame(board)
+        moves = list(game.legal_moves())
+        ids = game.move_ids(moves)
+        assert ids == [game.move_id(m) for m in moves]
+        assert len(set(ids)) == len(moves), board.fen()
+        for move, move_id in zip(moves, ids, strict=True):
+            assert seen.setdefault(move_id, move) == move
+    assert any(m.promotion for m in seen.values())  # promotions were among them
 
 
 @pytest.mark.parametrize("fen", STALEMATES)

@@ -38,3 +38,16 @@ def test_malus_history_saturates_inside_its_limit() -> None:
         orderer.record_cutoff("c", ply=0, depth=40, tried=["a"])
     assert 0 < orderer.history["c"] <= HISTORY_LIMIT
     assert -HISTORY_LIMIT <= orderer.history["a"] < 0
+
+
+def test_credit_is_read_by_the_move_ids_history_is_kept_by() -> None:
+    """History pruning reads a move's credit through ``credit``: by its id when the game has
+    ids (chess's MoveIds), as ``record_cutoff`` stores it, not by the move object."""
+    ids = (lambda move: len(move), lambda moves: [len(m) for m in moves])
+    orderer: MoveOrderer[str] = MoveOrderer(ids=ids)
+    orderer.record_cutoff("abc", ply=0, depth=3)
+    assert orderer.history == {3: 9}  # kept by id
+    assert orderer.credit("abc") == orderer.credit("xyz") == 9 and orderer.credit("ab") == 0
+    plain: MoveOrderer[str] = MoveOrderer()
+    plain.record_cutoff("abc", ply=0, depth=2)
+    assert plain.credit("abc") == 4 and plain.credit("xyz") == 0

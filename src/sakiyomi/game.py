@@ -318,6 +318,35 @@ class HangingMoves(Protocol):
 
 
 @runtime_checkable
+class MoveIds(Protocol[M_contra]):
+    """Small integers for moves, equal exactly when the moves are equal: the move orderer keys
+    its history and its look-ups by them instead of by the move objects, whose hashing may
+    cost more (python-chess's moves hash in Python code, ~0.3 µs a look-up).
+    """
+
+    def move_id(self, move: M_contra) -> int:
+        """The id of ``move``."""
+        ...
+
+    def move_ids(self, moves: Sequence[M_contra]) -> list[int]:
+        """The ids of ``moves``, in order (one call for a node's moves)."""
+        ...
+
+
+@runtime_checkable
+class QuietChecks(Protocol[M_contra]):
+    """Tells, before a move is played, whether it can give check: the searcher skips a late
+    or futile quiet move without playing it (and taking it back) when it cannot, the only
+    reason such a move would be searched.  The answer must never be False for a move that
+    checks; True for one that does not only costs the play.
+    """
+
+    def may_give_check(self, move: M_contra) -> bool:
+        """False only when ``move`` (legal here) surely leaves the opponent out of check."""
+        ...
+
+
+@runtime_checkable
 class NoisyGains(Protocol[M_contra]):
     """How much a noisy move can win at most, in evaluation units (chess: the captured piece,
     plus a promotion's gain): quiescence may skip a move that could not lift the static value

@@ -20,6 +20,11 @@ COUNTER_BONUS = KILLER_BONUS // 2  # the reply that refuted the previous move: b
 HISTORY_LIMIT = KILLER_BONUS // 4  # |history| stays below the counter-move bonus
 
 
+def _same(value: M) -> M:
+    """A move (or a list of moves) as its own id: games without ``MoveIds``."""
+    return value
+
+
 class MoveOrderer(Generic[M]):
     """Sorts moves for one search; killers and history persist across iterations."""
 
@@ -31,8 +36,15 @@ class MoveOrderer(Generic[M]):
         *,
         malus: bool = False,
         counters: bool = False,
+        ids: tuple[Callable[[M], Hashable], Callable[[Sequence[M]], list[int]]] | None = None,
     ) -> None:
         self._hints = hints
+        # With ``ids`` (the game's MoveIds: one move's id, a list's ids) history, counter
+        # moves and the bonuses are looked up by the ids, cheaper to hash than some games'
+        # move objects; the order is the same.
+        self._id: Callable[[M], Hashable] = ids[0] if ids is not None else _same
+        self._ids: Callable[[Sequence[M]], Sequence[Hashable]] = (
+            ids[1] if ids is not None else _same)
         self._use_killers = killers
         self._use_history = history
         # With ``malus`` the quiet moves searched before a cut-off lose the credit the cut-off
@@ -43,11 +55,11 @@ class MoveOrderer(Generic[M]):
         # With ``counters`` the move that refuted a move is remembered by that move (the
         # counter-move heuristic) and tried right after the killers when the move recurs.
         self._use_counters = counters
-        self.counters: dict[M, M] = {}
+        self.counters: dict[Hashable, M] = {}  # by the previous move's id
         # Two killer slots per ply, made when a ply first asks: a search reaches few of the
         # MAX_PLY plies, and making them all cost more than a short search.
         self.killers: defaultdict[int, list[M | None]] = defaultdict(lambda: [None, None])
-        self.history: dict[M, int] = {}
+        self.history: dict[Hashable, int] = {}  # by move id (the move without MoveIds)
 
     def order(self, moves: Sequence[M], tt_move: M | None, ply: int,
               previous: M | None = None) -> list[M]:
@@ -63,30 +75,32 @@ class MoveOrderer(Generic[M]):
         hints = self._hints(moves) if self._hints is not None else None
         killer0, killer1 = self.killers[ply] if self._use_killers else (None, None)
         history = self.history if self._use_history else None
-        counter = (self.counters.get(previous) if self._use_counters and previous is not None
-                   else None)
+        counter = (self.counters.get(self._id(previous))
+                   if self._use_counters and previous is not None else None)
         if hints is None and killer0 is None and not history and tt_move is None \
                 and counter is None:
             return list(moves)
-        special: dict[M, int] = {}
+        move_id = self._id
+        special: dict[Hashable, int] = {}
         if counter is not None:
-            special[counter] = COUNTER_BONUS
+            special[move_id(counter)] = COUNTER_BONUS
         if killer1 is not None:
-            special[killer1] = KILLER_BONUS
+            special[move_id(killer1)] = KILLER_BONUS
         if killer0 is not None:
-            special[killer0] = KILLER_BONUS * 2
+            special[move_id(killer0)] = KILLER_BONUS * 2
         if tt_move is not None:
-            special[tt_move] = TT_BONUS
+            special[move_id(tt_move)] = TT_BONUS
         scores = [h * HINT_SCALE for h in hints] if hints is not None else [0] * len(moves)
         bonus_of = special.get
+        ids = self._ids(moves)
         if history:
             credit = history.get
-            for i, move in enumerate(moves):
-                bonus = bonus_of(move) if special else None
-                scores[i] += bonus if bonus is not None else credit(move, 0)
+            for i, key in enumerate(ids):
+                bonus = bonus_of(key) if special else None
+                scores[i] += bonus if bonus is not None else credit(key, 0)
         elif special:
-            for i, move in enumerate(moves):
-                bonus = bonus_of(move)
+            for i, key in enumerate(ids):
+                bonus = bonus_of(key)
                 if bonus is not None:
                     scores[i] += bonus
         order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
@@ -118,6 +132,10 @@ class MoveOrderer(Generic[M]):
         order = sorted(range(len(moves)), key=hints.__getitem__, reverse=True)
         return head + [moves[i] for i in order]
 
+    def credit(self, move: M) -> int:
+        """``move``'s history credit so far (0: none), looked up by its id as ``order`` does."""
+        return self.history.get(self._id(move), 0)
+
     def record_cutoff(self, move: M, ply: int, depth: int, previous: M | None = None,
                       tried: Sequence[M] = ()) -> None:
         """Remember a move that caused a β cut-off (killer slot, history credit, the counter
@@ -129,18 +147,19 @@ class MoveOrderer(Generic[M]):
                 slot[1] = slot[0]
                 slot[0] = move
         if self._use_counters and previous is not None:
-            self.counters[previous] = move
+            self.counters[self._id(previous)] = move
         if not self._use_history:
             return
         history = self.history
+        key = self._id(move)
         if not self._malus:
-            history[move] = min(history.get(move, 0) + depth * depth, KILLER_BONUS - 1)
+            history[key] = min(history.get(key, 0) + depth * depth, KILLER_BONUS - 1)
             return
         bonus = min(depth * depth, HISTORY_LIMIT)
         # Saturating update: a value near the limit moves little, so the table keeps ranking.
-        value = history.get(move, 0)
-        history[move] = value + bonus - value * bonus // HISTORY_LIMIT
-        for other in tried:
+        value = history.get(key, 0)
+        history[key] = value + bonus - value * bonus // HISTORY_LIMIT
+        for other in self._ids(tried):
             value = history.get(other, 0)
             history[other] = value - bonus - value * bonus // HISTORY_LIMIT
 

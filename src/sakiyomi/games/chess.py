@@ -40,7 +40,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_WEIGHT,
 )
 from sakiyomi.games.chess_see import see
-from sakiyomi.games.chess_terms import mobility, piece_terms, structure_terms
+from sakiyomi.games.chess_terms import king_danger, mobility, piece_terms, structure_terms
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -117,6 +117,9 @@ class ChessGame:
     # equal time (session 18: -22 and -32 Elo, 240 games each; docs/chess.md).
     PIECE_TERMS = False
     MOBILITY = False
+    # King danger (``chess_terms.king_danger``: open files at the king, enemy pieces near it
+    # while the enemy has a queen); a switch for self-play, measured in session 20.
+    KING_DANGER = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -318,7 +321,8 @@ class ChessGame:
     def evaluate(self) -> int:
         """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
         structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
-        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``); with little
+        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``), king danger
+        (``KING_DANGER``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
@@ -334,6 +338,10 @@ class ChessGame:
             eg += more_eg
         if self.MOBILITY:
             more_mg, more_eg = mobility(self.board)
+            mg += more_mg
+            eg += more_eg
+        if self.KING_DANGER:
+            more_mg, more_eg = king_danger(self.board)
             mg += more_mg
             eg += more_eg
         score = mg * phase + eg * (PHASE_TOTAL - phase)
@@ -422,6 +430,67 @@ class ChessGame:
                     hints.append(190)
         self._noisy_hints = (moves, hints)
         return moves
+
+    def move_id(self, move: chess.Move) -> int:
+        """From-square, to-square and promotion piece as one int (``MoveIds``): python-chess's
+        moves hash in Python code, these ints in C.
+        """
+        return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+    def move_ids(self, moves: Sequence[chess.Move]) -> list[int]:
+        """``move_id`` of each of ``moves``, in one comprehension."""
+        return [m.from_square | m.to_square << 6 | (m.promotion or 0) << 12 for m in moves]
+
+    def may_give_check(self, move: chess.Move) -> bool:
+        """Whether ``move`` (legal here) gives check, worked out without playing it
+        (``QuietChecks``): the moved (or promoted) piece attacks the enemy king from its
+        new square, or one of our sliders sees the king through the squares the move
+        empties (its from-square, an en passant victim's square).  Castling answers True
+        (it may check with the rook; it is never one of the quiet moves skipped often).
+        """
+        b = self.board
+        us = b.turn
+        king = b.king(not us)
+        assert king is not None, "standard chess has a king a side"
+        frm, to = move.from_square, move.to_square
+        piece = move.promotion or b.piece_type_at(frm)
+        king_bb = _BB[king]
+        if piece == _KING:
+            if abs(to - frm) == 2:
+                return True
+            direct = 0
+        elif piece == _PAWN:
+            direct = _PAWN_ATTACKS[us][to] & king_bb
+        elif piece == chess.KNIGHT:
+            direct = chess.BB_KNIGHT_ATTACKS[to] & king_bb
+        else:
+            direct = _LINES[to][king]  # nonzero when on a common line
+        occupied = (b.occupied & ~_BB[frm]) | _BB[to]
+        emptied = _BB[frm]
+        if piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
+            captured = _BB[to - 8 if us else to + 8]
+            occupied &= ~captured
+            emptied |= captured
+        if direct and piece not in (_PAWN, chess.KNIGHT):
+            diagonal = chess.BB_DIAG_ATTACKS[to][chess.BB_DIAG_MASKS[to] & occupied]
+            straight = (chess.BB_RANK_ATTACKS[to][chess.BB_RANK_MASKS[to] & occupied]
+                        | chess.BB_FILE_ATTACKS[to][chess.BB_FILE_MASKS[to] & occupied])
+            seen = (diagonal if piece == chess.BISHOP else straight if piece == chess.ROOK
+                    else diagonal | straight)
+            direct = seen & king_bb
+        if direct:
+            return True
+        if not any(_LINES[king][sq] for sq in chess.scan_forward(emptied)):
+            return False  # nothing left a line through the king: no discovered check
+        ours = b.occupied_co[us] & ~_BB[frm]
+        diagonal_sliders = (b.bishops | b.queens) & ours
+        straight_sliders = (b.rooks | b.queens) & ours
+        return bool(
+            chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+            & diagonal_sliders
+            or (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+            & straight_sliders)
 
     def noisy_gain(self, move: chess.Move) -> int:
         """The most ``move`` (a capture or promotion) can add to the evaluation: the captured
