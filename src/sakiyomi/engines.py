@@ -96,6 +96,15 @@ def python_only_settings(config: SearchConfig) -> list[str]:
             and getattr(config, f.name) != getattr(_DEFAULTS, f.name)]
 
 
+def _picks_compiled(engine: str, config: SearchConfig, *, traced: bool = False) -> bool:
+    """Whether ``engine`` ("auto", "compiled" or "python") means the compiled engine for a
+    search with ``config`` (where the game has kernels): "compiled" always (it refuses what it
+    cannot carry out), "auto" unless the search is traced or asks for Python-only settings.
+    """
+    return engine == "compiled" or (engine == "auto" and not traced
+                                    and not python_only_settings(config))
+
+
 def _compiled_refuses(config: SearchConfig) -> GameError:
     names = ", ".join(python_only_settings(config))
     return GameError(f"the compiled engine has no {names}: use engine 'python' or 'auto'")
@@ -143,9 +152,7 @@ def engine_for(
     if engine not in ENGINES:
         raise GameError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     config = config if config is not None else solver_config(game)
-    use_compiled = engine == "compiled" or (engine == "auto" and not tracer.enabled
-                                            and not python_only_settings(config))
-    if use_compiled and capable(game, KernelGame):
+    if _picks_compiled(engine, config, traced=tracer.enabled) and capable(game, KernelGame):
         if tracer.enabled:
             raise GameError("the compiled engine cannot be traced: use engine='python'")
         if compiled_available(game):
@@ -255,10 +262,12 @@ _modules: dict[tuple[str, tuple[tuple[str, int], ...]], types.ModuleType] = {}
 _playouts_ready: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
 
 
-def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledSearch:
-    """A workspace for this kernel module, parameters and settings: a free one from the pool
-    (tables are large; allocating one per search would cost more than many searches), else a
-    new one.  It is the caller's alone until given back with ``_give_back``.
+def _lease(game: KernelGame, config: SearchConfig,
+           shortcuts: bool) -> tuple[CompiledSearch, tuple[object, ...]]:
+    """A workspace for this kernel module, parameters and settings, and its pool key: a free
+    one from the pool (tables are large; allocating one per search would cost more than many
+    searches), else a new one.  It is the caller's alone until given back with ``_give_back``
+    under that key.
     """
     module_name, params = game.kernel_spec()
     params = presort_params(params, config)
@@ -267,7 +276,7 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
     with _pool_lock:
         free = _pool.setdefault(key, [])
         if free:
-            return free.pop()
+            return free.pop(), key
         module = _modules.get(mkey)
     if module is None:  # numba not loaded here yet: the search built ahead of time, if any
         module = aot.load(module_name, params)
@@ -284,7 +293,7 @@ def _lease(game: KernelGame, config: SearchConfig, shortcuts: bool) -> CompiledS
             _modules[mkey] = module
         if not config.presort_depth:  # (the rarely used presort build stays on numba's cache)
             aot.build_later(module_name, params, game.kernel_state())  # for later processes
-    return CompiledSearch(module, config, shortcuts=shortcuts)
+    return CompiledSearch(module, config, shortcuts=shortcuts), key
 
 
 BlockSolver = Callable[[bytes, Any, Any], tuple[Any, Any]]
@@ -324,9 +333,8 @@ def shared_workspace(game: Game[Any], config: SearchConfig, table: Any) -> Compi
     """
     kernel = cast(KernelGame, game)
     shortcuts = config.shortcuts and capable(game, SearchShortcuts)
-    base = _lease(kernel, config, shortcuts)  # loads the compiled module once per process
-    module_name, params = kernel.kernel_spec()
-    _give_back((module_name, tuple(sorted(params.items())), config, shortcuts), base)
+    base, key = _lease(kernel, config, shortcuts)  # loads the compiled module once a process
+    _give_back(key, base)
     return CompiledSearch(base.module, config, shortcuts=shortcuts, table=table)
 
 
@@ -420,10 +428,7 @@ class CompiledEngine:
         else:
             # SearchConfig.shortcuts switches them off here too, as in the Searcher.
             shortcuts = config.shortcuts and capable(game, SearchShortcuts)
-            self._search = _lease(cast(KernelGame, game), config, shortcuts)
-            module_name, params = cast(KernelGame, game).kernel_spec()
-            params = presort_params(params, config)
-            key = (module_name, tuple(sorted(params.items())), config, shortcuts)
+            self._search, key = _lease(cast(KernelGame, game), config, shortcuts)
             weakref.finalize(self, _give_back, key, self._search)
         if fresh:
             self._search.reset()
@@ -611,8 +616,7 @@ class EngineSession:
             engine: Engine[M] = kept
             return engine
         config = self.config if self.config is not None else solver_config(game)
-        if (self.kind == "compiled" or (self.kind == "auto" and not python_only_settings(config))) \
-                and compiled_available(game):
+        if _picks_compiled(self.kind, config) and compiled_available(game):
             spec = cast(KernelGame, game).kernel_spec()
             if kept is None or kept.config != config or spec != self._compiled_spec:
                 shared = (shared_workspace(game, config, self.table)
