@@ -816,9 +816,10 @@ class Searcher(Generic[M]):
             nonlocal horizon
             assert checks is not None
             quiet = tactical is not None and not tactical.is_tactical(move)
-            if (quiet and i > 0 and may_check is not None
-                    and (futile is not None or (late and i >= late))
-                    and not may_check(move)):
+            # At a futile node, or from the ``late``-th move on, a quiet move after the first
+            # is skipped unless it gives check.
+            doomed = quiet and i > 0 and (futile is not None or bool(late and i >= late))
+            if doomed and may_check is not None and not may_check(move):
                 horizon = True  # skipped unplayed: what playing it would have found below
                 return None
             play(move)
@@ -837,7 +838,7 @@ class Searcher(Generic[M]):
                 return depth, 0
             if not quiet or gives_check or i == 0:
                 return depth - 1, 0
-            if futile is not None or (late and i >= late):
+            if doomed:
                 undo()
                 horizon = True
                 return None
