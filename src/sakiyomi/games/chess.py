@@ -83,6 +83,15 @@ _GAIN = (0, *(max(mg, eg) for mg, eg in zip(MG_VALUE, EG_VALUE, strict=True)))
 _PROMOTION_GAIN = _GAIN[_QUEEN] - min(MG_VALUE[0], EG_VALUE[0])
 
 
+def _slider_attacks(square: int, occupied: int) -> tuple[int, int]:
+    """The squares a bishop and a rook on ``square`` see with ``occupied`` as the occupancy
+    (python-chess's attack tables; for a position the board is not in yet).
+    """
+    return (chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied],
+            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+
+
 def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
     """Whether the capture ``move`` (``victim`` and ``attacker``: the pieces' ``_ORDER_VALUE``)
     loses material: the cheap tests first (a dearer piece takes on a defended square), then
@@ -472,9 +481,7 @@ class ChessGame:
             occupied &= ~captured
             emptied |= captured
         if direct and piece not in (_PAWN, chess.KNIGHT):
-            diagonal = chess.BB_DIAG_ATTACKS[to][chess.BB_DIAG_MASKS[to] & occupied]
-            straight = (chess.BB_RANK_ATTACKS[to][chess.BB_RANK_MASKS[to] & occupied]
-                        | chess.BB_FILE_ATTACKS[to][chess.BB_FILE_MASKS[to] & occupied])
+            diagonal, straight = _slider_attacks(to, occupied)
             seen = (diagonal if piece == chess.BISHOP else straight if piece == chess.ROOK
                     else diagonal | straight)
             direct = seen & king_bb
@@ -483,14 +490,9 @@ class ChessGame:
         if not any(_LINES[king][sq] for sq in chess.scan_forward(emptied)):
             return False  # nothing left a line through the king: no discovered check
         ours = b.occupied_co[us] & ~_BB[frm]
-        diagonal_sliders = (b.bishops | b.queens) & ours
-        straight_sliders = (b.rooks | b.queens) & ours
-        return bool(
-            chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
-            & diagonal_sliders
-            or (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
-                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
-            & straight_sliders)
+        diagonal, straight = _slider_attacks(king, occupied)  # what sees the king
+        return bool(diagonal & (b.bishops | b.queens) & ours
+                    or straight & (b.rooks | b.queens) & ours)
 
     def noisy_gain(self, move: chess.Move) -> int:
         """The most ``move`` (a capture or promotion) can add to the evaluation: the captured

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sakiyomi.games import shogi_facade as cs
+from sakiyomi.games.shogi_attacks import RAYS
 
 # Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
 HAND_TYPES = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
@@ -311,29 +312,16 @@ def king_danger(tables: Tables, board: cs.CBoard, color: int,
     return min(weight * open_squares * SAFETY_SCALE, SAFETY_CAP)
 
 
-Rays = tuple[tuple[tuple[int, ...], ...], ...]  # per square, the squares of each ray outwards
+def _rays_of(slider: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per square, the squares along each ray outwards that a ``slider`` (a rook or a bishop)
+    moves along: ``shogi_attacks.RAYS``, the tables its attack test reads.
+    """
+    return tuple(tuple(squares for squares, mask in rays if mask & (1 << slider))
+                 for rays in RAYS[cs.BLACK])
 
 
-def _slider_rays(directions: tuple[tuple[int, int], ...]) -> Rays:
-    """Per square, the squares along each of ``directions`` outwards (empty rays left out)."""
-    result = []
-    for square in range(81):
-        file, rank = divmod(square, 9)
-        rays = []
-        for df, dr in directions:
-            ray = []
-            f, r = file + df, rank + dr
-            while 0 <= f < 9 and 0 <= r < 9:
-                ray.append(f * 9 + r)
-                f, r = f + df, r + dr
-            if ray:
-                rays.append(tuple(ray))
-        result.append(tuple(rays))
-    return tuple(result)
-
-
-_ORTHOGONAL_RAYS = _slider_rays(((0, 1), (0, -1), (1, 0), (-1, 0)))
-_DIAGONAL_RAYS = _slider_rays(((1, 1), (1, -1), (-1, 1), (-1, -1)))
+_ORTHOGONAL_RAYS = _rays_of(cs.ROOK)
+_DIAGONAL_RAYS = _rays_of(cs.BISHOP)
 # The slider rays by piece type (a dragon's and a horse's extra steps are not counted).
 SLIDER_RAYS = {cs.BISHOP: _DIAGONAL_RAYS, cs.HORSE: _DIAGONAL_RAYS,
                cs.ROOK: _ORTHOGONAL_RAYS, cs.DRAGON: _ORTHOGONAL_RAYS}
