@@ -21,6 +21,8 @@ async function api(path, body) {
 }
 
 function say(text) { $("message").textContent = text || ""; }
+// A move with its name when players write it otherwise: "e2e4 (e4)", "7g7f (▲７六歩)".
+const named = (r) => (r.name && r.name !== r.move ? `${r.move} (${r.name})` : r.move);
 
 // ---- the game ------------------------------------------------------------------------
 
@@ -90,7 +92,7 @@ function render() {
   list.innerHTML = "";
   d.moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = d.names[i] && d.names[i] !== m ? `${m} (${d.names[i]})` : m;  // e2e4 (e4)
+    li.textContent = named({ move: m, name: d.names[i] });  // e2e4 (e4)
     list.appendChild(li);
   });
   list.scrollTop = list.scrollHeight;
@@ -255,8 +257,6 @@ function buttons() {
   $("cpu-move").disabled = !!ui.searching;
 }
 
-// A move with its name when players write it otherwise: "e2e4 (e4)", "7g7f (▲７六歩)".
-const named = (r) => (r.name && r.name !== r.move ? `${r.move} (${r.name})` : r.move);
 const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : n);
 
 function onMessage(m) {
