@@ -8,6 +8,8 @@ to reading ``bestmove`` (pipes included):
 1. ``go movetime 100``, 300 moves: overrun = elapsed - 100 ms (the limit the GUI gave);
    (``--byoyomi MS --engines usi``: ``go btime 0 wtime 0 byoyomi MS`` instead, with the share
    of the byoyomi used per move);
+   (``--nodes N``: ``go nodes N`` instead, load-independent: the share of the budget the
+   last ``info`` line counts, per move; issue 16 wants every move within [0.95, 1]);
 2. a 2 s + 0.1 s Fischer clock per side, 300 moves: overrun = elapsed - the hard limit of the
    engine's own time plan for that clock (``GoParams.plan``, computed here from the same go
    line and the engine's overhead); a time loss is a move longer than the clock had left.
@@ -26,7 +28,7 @@ with moves, max / p50 / p99 overrun, moves more than 50 ms over, time losses, an
 (``uptime``) before and after.  Goal (issue 11): no move more than 50 ms over.
 
 Run from the repository root: ``python -m bench.engine_time [--moves 300] [--engines uci usi]
-[--busy 2] [--games 100] [--overhead 50] [--movetime 100]``.
+[--busy 2] [--games 100 | --nodes 10000 | --byoyomi 1000] [--overhead 50] [--movetime 100]``.
 """
 
 from __future__ import annotations
@@ -154,6 +156,30 @@ def run_fixed(process: EngineProcess, engine: str, moves: int, go: str = "go mov
     record["median_use"] = round(statistics.median(elapsed) / limit, 3)
     record["min_use"] = round(min(elapsed) / limit, 3)
     return record
+
+
+def run_nodes(process: EngineProcess, engine: str, moves: int, budget: int) -> dict[str, Any]:
+    """Self-play at ``go nodes budget``: the share of the budget each move spent, read from
+    the last ``info`` line's node count before its ``bestmove`` (the whole move's count).
+    """
+    load = uptime()
+    shares: list[float] = []
+    game = SelfPlay(engine)
+    while len(shares) < moves:
+        process.send(game.position())
+        process.send(f"go nodes {budget}")
+        lines = process.until("bestmove", timeout=120)
+        counts = [int(line.split(" nodes ")[1].split()[0]) for line in lines
+                  if line.startswith("info") and " nodes " in line]
+        shares.append(counts[-1] / budget if counts else 0.0)
+        if not game.play(lines[-1].split()[1]):
+            game = SelfPlay(engine)
+    return {"engine": engine, "mode": f"nodes {budget}", "moves": len(shares),
+            "share_median": round(statistics.median(shares), 4),
+            "share_min": round(min(shares), 4), "share_max": round(max(shares), 4),
+            "under_95": sum(share < 0.95 for share in shares),
+            "over_budget": sum(share > 1 for share in shares),
+            "uptime_before": load, "uptime_after": uptime()}
 
 
 def clock_go(engine: str, clock: dict[bool, float]) -> str:
@@ -285,6 +311,8 @@ def main() -> None:
                         help="play this many games against another engine instead")
     parser.add_argument("--byoyomi", type=int, default=0, metavar="MS",
                         help="USI only: moves at byoyomi MS instead (time use and lateness)")
+    parser.add_argument("--nodes", type=int, default=0, metavar="N",
+                        help="moves at go nodes N instead (share of the budget spent)")
     parser.add_argument("--overhead", type=int, default=OVERHEAD_MS, metavar="MS",
                         help="our engine's Move Overhead / ByoyomiMargin")
     parser.add_argument("--movetime", type=int, default=100, metavar="MS",
@@ -303,6 +331,9 @@ def main() -> None:
             process = start(COMMANDS[engine], engine,
                             [f"{OVERHEAD_OPTION[engine]} {OVERHEAD['ms']}"])
             try:
+                if args.nodes:
+                    emit(run_nodes(process, engine, args.moves, args.nodes))
+                    continue
                 if args.byoyomi:
                     emit(run_fixed(process, engine, args.moves,
                                    f"go btime 0 wtime 0 byoyomi {args.byoyomi}",
