@@ -164,7 +164,10 @@ def test_shared_table_parallel_equals_serial(game_name: str, position: str) -> N
         local.close()
     assert result.value == serial_value(game_name, position)
     check_best_move(game_name, position, result)
-    assert len(result.worker_cpu) == 2 and result.critical_cpu == max(result.worker_cpu)
+    # Workers that finished no job are not listed: under load one forked worker can take
+    # every job before the other is scheduled (seen once in 40 runs at nice 19, load 5).
+    assert 1 <= len(result.worker_cpu) <= 2
+    assert result.critical_cpu == max(result.worker_cpu)
 
 
 def _test_job(job_id: int, position: str) -> Job:
