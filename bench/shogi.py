@@ -11,14 +11,15 @@
    interval, the load at start and end, the engines' CPU time): against Debian's
    ``fairy-stockfish`` (installed with apt in ``setup()`` when missing) at each of
    ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
-   material-only edition that the user built) at equal byoyomi; or against our own engine
-   with other options (``--self-nodes N --their-option Evaluation=komawari``) or another USI
-   program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or, load-independent,
-   ``--our-nodes N``.  The games start from ``OPENINGS`` in turn, each line once with either
-   colour.
+   material-only edition that the user built) at equal byoyomi, or at ``--yaneuraou-nodes N``
+   nodes a move (with ``--our-nodes``: a load-independent match at node odds); or against our
+   own engine with other options (``--self-nodes N --their-option Evaluation=komawari``) or
+   another USI program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or,
+   load-independent, ``--our-nodes N``.  The games start from ``OPENINGS`` in turn, each line
+   once with either colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
-[--our-nodes N | --byoyomi MS] [--yaneuraou PATH] [--mate-seconds S]``.
+[--our-nodes N | --byoyomi MS] [--yaneuraou PATH [--yaneuraou-nodes N]] [--mate-seconds S]``.
 """
 
 from __future__ import annotations
@@ -406,6 +407,9 @@ def main() -> None:
     parser.add_argument("--yaneuraou", default=None,
                         help="path of a YaneuraOu binary (material edition): a match at equal "
                              "byoyomi")
+    parser.add_argument("--yaneuraou-nodes", type=int, default=None,
+                        help="with --yaneuraou: it plays at N nodes a move instead of the "
+                             "byoyomi (load-independent; with --our-nodes a match at node odds)")
     parser.add_argument("--self-nodes", type=int, default=None,
                         help="a match against our own engine at N nodes (A/B of options: "
                              "--option for us, --their-option for it)")
@@ -429,7 +433,8 @@ def main() -> None:
     for nodes in args.fsf_nodes:
         bench_match(args, "fsf", {"nodes": nodes})
     if args.yaneuraou:
-        bench_match(args, "yaneuraou", {"byoyomi": args.byoyomi})
+        bench_match(args, "yaneuraou", {"nodes": args.yaneuraou_nodes} if args.yaneuraou_nodes
+                    else {"byoyomi": args.byoyomi})
 
 
 if __name__ == "__main__":
