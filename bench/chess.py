@@ -52,8 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "chess"
 OURS = [sys.executable, "-m", "sakiyomi", "uci"]
 
-# Opening lines (UCI moves) for the match: common first moves of main openings, each played
-# once with either colour.
+# Opening lines (UCI moves) for the match: common first moves of 50 main openings, each played
+# once with either colour (the first 20 in a 40-game match, all 50 in the 100 games).
 OPENINGS = [
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",  # Ruy Lopez
     "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",  # Italian
@@ -80,6 +80,31 @@ OPENINGS = [
     "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6",  # Sicilian Taimanov
     "e2e4 e7e5 b1c3 g8f6 f2f4 d7d5",  # Vienna
     "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6",  # Symmetrical English
+    "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4",  # Scotch
+    "e2e4 e7e5 g1f3 b8c6 b1c3 g8f6",  # Four Knights
+    "e2e4 e7e5 g1f3 d7d6 d2d4 g8f6",  # Philidor
+    "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g7g6",  # Accelerated Dragon
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 g7g6",  # Dragon
+    "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5",  # Alapin
+    "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5",  # French advance
+    "e2e4 e7e6 d2d4 d7d5 b1d2 c7c5",  # French Tarrasch
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5",  # Caro-Kann classical
+    "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6",  # Alekhine
+    "e2e4 b8c6 d2d4 d7d5 b1c3",  # Nimzowitsch defence
+    "e2e4 e7e5 f1c4 g8f6 d2d3",  # Bishop's opening
+    "d2d4 d7d5 c2c4 e7e6 b1c3 c7c5",  # Tarrasch
+    "d2d4 d7d5 c2c4 c7c6 b1c3 g8f6 e2e3 e7e6",  # Semi-Slav
+    "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5",  # Grunfeld
+    "d2d4 g8f6 c2c4 e7e6 g2g3 d7d5 f1g2",  # Catalan
+    "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6 b1c3 e6d5 c4d5 d7d6",  # Modern Benoni
+    "d2d4 g8f6 c2c4 e7e6 g1f3 f8b4",  # Bogo-Indian
+    "d2d4 g8f6 c1g5 e7e6 e2e4",  # Trompowsky
+    "d2d4 d7d5 g1f3 g8f6 e2e3 e7e6 f1d3",  # Colle
+    "c2c4 g8f6 b1c3 e7e6 e2e4",  # English, Mikenas
+    "c2c4 e7e5 g2g3 g8f6 f1g2 d7d5",  # English, reversed Sicilian
+    "g1f3 g8f6 c2c4 b7b6 g2g3 c8b7",  # Reti, double fianchetto
+    "f2f4 d7d5 g1f3 g8f6 e2e3",  # Bird
+    "b2b3 e7e5 c1b2 b8c6 e2e3",  # Larsen
 ]
 
 
