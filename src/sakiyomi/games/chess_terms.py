@@ -23,6 +23,10 @@ the same as two on neighbouring files.  The terms here add what depends on the o
   enemy pieces within two squares of it (middlegame only).  Counted from bitboards alone, no
   attack sets: the losses to Stockfish (session 19) were king attacks our search saw too late
   (an h-file opened onto the king, a queen swinging over), which the tables score as nothing.
+* ``king_attack`` (a switch of its own): while the enemy has a queen, the enemy pieces whose
+  attack sets reach the king's zone, weighted by type, their count times their weights plus
+  the ring squares they hit, squared (middlegame only); measured at equal time in session 21
+  (-6 Elo, 240 games), off.
 
 The weights are ours, round numbers of the usual size, measured in self-play on our own random
 openings (``bench/chess_selfplay.py``), not tuned on test suites.
