@@ -65,6 +65,7 @@ VARIANTS: dict[str, SearchConfig] = {
     # Narrower futility margins at remaining depth 1-2 (the engine's: 200, 450).
     "futility-narrow": replace(CHESS_CONFIG, futility_margins=(0, 150, 300)),
     "king-danger": CHESS_CONFIG,
+    "king-attack": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
@@ -83,9 +84,12 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "mobility": {"MOBILITY": True},
     # With the king-danger term (session 20).
     "king-danger": {"KING_DANGER": True},
+    # With the king-attack term (session 21).
+    "king-attack": {"KING_ATTACK": True},
 }
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
-    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_DANGER")}
+    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_DANGER",
+    "KING_ATTACK")}
 
 
 def switches_of(variant: str) -> dict[str, bool]:
@@ -112,10 +116,15 @@ def opening(seed: int, plies: int) -> list[chess.Move]:
             return list(board.move_stack)
 
 
-def play_game(job: tuple[int, str, str, int, int, int, int, int]
+def play_game(job: tuple[int, str, str, int, int, int, int, int, float]
               ) -> tuple[int, float, int, str]:
-    """One game; returns (number, the candidate's score, plies, how it ended)."""
-    number, candidate, base, nodes, candidate_nodes, opening_plies, max_plies, seed = job
+    """One game; returns (number, the candidate's score, plies, how it ended).  With a
+    ``movetime`` (seconds, > 0) both sides get that much wall time a move instead of a node
+    budget: equal time, so a slower evaluation pays for its cost (the process's load falls on
+    both sides alike, they take turns).
+    """
+    (number, candidate, base, nodes, candidate_nodes, opening_plies, max_plies, seed,
+     movetime) = job
     budget = {True: candidate_nodes, False: nodes}
     configs = {True: VARIANTS[candidate], False: VARIANTS[base]}
     partial = {True: candidate not in NO_PARTIAL, False: base not in NO_PARTIAL}
@@ -135,7 +144,9 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int]
         is_candidate = (board.turn == chess.WHITE) == candidate_white
         apply_switches(candidate if is_candidate else base)
         limit = budget[is_candidate]
-        answer, _ = think(board.copy(), Limits(nodes=limit), StopSignal(nodes=limit),
+        limits, signal = ((Limits(time=movetime), StopSignal(seconds=movetime)) if movetime > 0
+                          else (Limits(nodes=limit), StopSignal(nodes=limit)))
+        answer, _ = think(board.copy(), limits, signal,
                           tt=tables[is_candidate], config=configs[is_candidate],
                           partial=partial[is_candidate])
         assert answer is not None
@@ -160,6 +171,8 @@ def main() -> None:
                         help="the candidate's budget when it differs (default: --nodes); "
                         "a slower candidate gets fewer nodes in proportion to its speed, so "
                         "that the comparison stands for equal time")
+    parser.add_argument("--movetime", type=float, default=0.0,
+                        help="seconds a move for both sides (equal time; overrides --nodes)")
     parser.add_argument("--opening-plies", type=int, default=8)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
@@ -167,7 +180,7 @@ def main() -> None:
     args = parser.parse_args()
     candidate_nodes = args.nodes if args.candidate_nodes is None else args.candidate_nodes
     jobs = [(n, args.candidate, args.base, args.nodes, candidate_nodes, args.opening_plies,
-             args.max_plies, args.seed) for n in range(args.games)]
+             args.max_plies, args.seed, args.movetime) for n in range(args.games)]
     results: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
         for number, score, plies, reason in pool.imap_unordered(play_game, jobs):
@@ -179,7 +192,8 @@ def main() -> None:
             low, high = elo(mean - margin), elo(mean + margin)
             print(json.dumps({
                 "bench": "chess_selfplay", "candidate": args.candidate, "base": args.base,
-                "nodes": args.nodes, "candidate_nodes": candidate_nodes, "game": number,
+                "nodes": args.nodes, "candidate_nodes": candidate_nodes,
+                "movetime": args.movetime, "game": number,
                 "score": score, "plies": plies,
                 "reason": reason, "W": results.count(1.0), "D": results.count(0.5),
                 "L": results.count(0.0), "elo": None if elo(mean) is None else round(

@@ -40,7 +40,13 @@ from sakiyomi.games.chess_pst import (
     PHASE_WEIGHT,
 )
 from sakiyomi.games.chess_see import see
-from sakiyomi.games.chess_terms import king_danger, mobility, piece_terms, structure_terms
+from sakiyomi.games.chess_terms import (
+    king_attack,
+    king_danger,
+    mobility,
+    piece_terms,
+    structure_terms,
+)
 
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
@@ -129,6 +135,9 @@ class ChessGame:
     # King danger (``chess_terms.king_danger``: open files at the king, enemy pieces near it
     # while the enemy has a queen); a switch for self-play, measured in session 20.
     KING_DANGER = False
+    # King attack (``chess_terms.king_attack``: the enemy pieces whose attacks reach the king's
+    # zone, weighted and squared, while the enemy has a queen); session 21.
+    KING_ATTACK = False
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -331,7 +340,7 @@ class ChessGame:
         """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
         structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
         and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``), king danger
-        (``KING_DANGER``); with little
+        (``KING_DANGER``), king attack (``KING_ATTACK``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
@@ -353,6 +362,8 @@ class ChessGame:
             more_mg, more_eg = king_danger(self.board)
             mg += more_mg
             eg += more_eg
+        if self.KING_ATTACK:
+            mg += king_attack(self.board)[0]  # its endgame part is always 0
         score = mg * phase + eg * (PHASE_TOTAL - phase)
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
         value = (score if self.board.turn else -score) // PHASE_TOTAL
