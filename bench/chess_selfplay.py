@@ -64,7 +64,6 @@ VARIANTS: dict[str, SearchConfig] = {
     "no-delta": replace(CHESS_CONFIG, delta_margin=0),
     # Narrower futility margins at remaining depth 1-2 (the engine's: 200, 450).
     "futility-narrow": replace(CHESS_CONFIG, futility_margins=(0, 150, 300)),
-    "king-danger": CHESS_CONFIG,
     "king-attack": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
@@ -82,14 +81,11 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "no-piece-terms": {"PIECE_TERMS": False},
     # With the mobility term.
     "mobility": {"MOBILITY": True},
-    # With the king-danger term (session 20).
-    "king-danger": {"KING_DANGER": True},
     # With the king-attack term (session 21).
     "king-attack": {"KING_ATTACK": True},
 }
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
-    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_DANGER",
-    "KING_ATTACK")}
+    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK")}
 
 
 def switches_of(variant: str) -> dict[str, bool]:

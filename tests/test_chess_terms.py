@@ -17,9 +17,6 @@ from sakiyomi.games.chess_terms import (
     DOUBLED_MG,
     ISOLATED_EG,
     ISOLATED_MG,
-    KING_HEAVY_FILE_MG,
-    KING_NEAR_PIECE_MG,
-    KING_OPEN_FILE_MG,
     MOBILITY_BASE,
     MOBILITY_EG,
     MOBILITY_MG,
@@ -31,7 +28,6 @@ from sakiyomi.games.chess_terms import (
     ROOK_SEMI_OPEN_MG,
     SHELTER_CAP,
     SHELTER_MG,
-    king_danger,
     mobility,
     pawn_terms,
     piece_terms,
@@ -215,56 +211,3 @@ def test_mobility_switch_changes_the_evaluation(monkeypatch: pytest.MonkeyPatch)
     off = ChessGame(board).evaluate()
     monkeypatch.setattr(ChessGame, "MOBILITY", True)
     assert ChessGame(board).evaluate() > off
-
-
-def _brute_danger(board: chess.Board, color: chess.Color) -> int:
-    """King danger of ``color``'s king, square by square with python-chess's helpers."""
-    enemy = not color
-    if not board.pieces(chess.QUEEN, enemy):
-        return 0
-    king = board.king(color)
-    assert king is not None
-    danger = 0
-    for file in range(8):
-        if abs(file - chess.square_file(king)) > 1:
-            continue
-        squares = [chess.square(file, rank) for rank in range(8)]
-        if not any(board.piece_at(sq) == chess.Piece(chess.PAWN, color) for sq in squares):
-            danger += KING_OPEN_FILE_MG
-            if any(board.piece_at(sq) in (chess.Piece(chess.ROOK, enemy),
-                                          chess.Piece(chess.QUEEN, enemy)) for sq in squares):
-                danger += KING_HEAVY_FILE_MG
-    for sq, piece in board.piece_map().items():
-        if (piece.color == enemy and piece.piece_type not in (chess.PAWN, chess.KING)
-                and chess.square_distance(sq, king) <= 2):
-            danger += KING_NEAR_PIECE_MG
-    return danger
-
-
-def test_king_danger_matches_a_square_by_square_count_on_random_positions() -> None:
-    rng = random.Random(2020)
-    nonzero = 0
-    for _ in range(60):
-        board = random_walk(rng, rng.randrange(4, 100))
-        value = king_danger(board)
-        assert value == (_brute_danger(board, chess.BLACK) - _brute_danger(board, chess.WHITE),
-                         0), board.fen()
-        assert king_danger(board.mirror()) == (-value[0], 0)
-        nonzero += value != (0, 0)
-    assert nonzero > 20
-
-
-def test_king_danger_sees_an_open_file_with_a_rook_on_it(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
-    # Our own position: White's h-pawn is gone and Black's rook stands on the h-file.
-    board = chess.Board("r1bqk2r/pppp1pp1/2n2n2/4p3/4P3/2N2N2/PPPP1PP1/R1BQKB1R w KQkq - 0 1")
-    board.remove_piece_at(chess.H2)  # (no white h-pawn), black rook to h8 below
-    board.set_piece_at(chess.H8, chess.Piece(chess.ROOK, chess.BLACK))
-    board.set_piece_at(chess.G1, chess.Piece(chess.KING, chess.WHITE))
-    board.remove_piece_at(chess.E1)
-    board.set_castling_fen("kq")
-    assert king_danger(board)[0] <= -(KING_OPEN_FILE_MG + KING_HEAVY_FILE_MG)
-    monkeypatch.setattr(ChessGame, "KING_DANGER", False)
-    off = ChessGame(board).evaluate()
-    monkeypatch.setattr(ChessGame, "KING_DANGER", True)
-    assert ChessGame(board).evaluate() < off  # White to move: worse with the term

@@ -42,7 +42,6 @@ from sakiyomi.games.chess_pst import (
 from sakiyomi.games.chess_see import see
 from sakiyomi.games.chess_terms import (
     king_attack,
-    king_danger,
     mobility,
     piece_terms,
     structure_terms,
@@ -132,9 +131,6 @@ class ChessGame:
     # equal time (session 18: -22 and -32 Elo, 240 games each; docs/chess.md).
     PIECE_TERMS = False
     MOBILITY = False
-    # King danger (``chess_terms.king_danger``: open files at the king, enemy pieces near it
-    # while the enemy has a queen); a switch for self-play, measured in session 20.
-    KING_DANGER = False
     # King attack (``chess_terms.king_attack``: the enemy pieces whose attacks reach the king's
     # zone, weighted and squared, while the enemy has a queen); session 21.
     KING_ATTACK = False
@@ -339,8 +335,8 @@ class ChessGame:
     def evaluate(self) -> int:
         """Tapered PeSTO piece-square value (centipawns) for the side to move, with the pawn
         structure and bishop pair terms of ``chess_terms`` (``STRUCTURE_TERMS``), rook files
-        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``), king danger
-        (``KING_DANGER``), king attack (``KING_ATTACK``); with little
+        and king shelter (``PIECE_TERMS``), mobility (``MOBILITY``), king attack
+        (``KING_ATTACK``); with little
         material left, corrected by the endgame rules of ``chess_endgame`` (mop-up towards the
         mate in won pawnless endings, drawish material scaled down).
         """
@@ -356,10 +352,6 @@ class ChessGame:
             eg += more_eg
         if self.MOBILITY:
             more_mg, more_eg = mobility(self.board)
-            mg += more_mg
-            eg += more_eg
-        if self.KING_DANGER:
-            more_mg, more_eg = king_danger(self.board)
             mg += more_mg
             eg += more_eg
         if self.KING_ATTACK:

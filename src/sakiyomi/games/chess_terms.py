@@ -18,15 +18,13 @@ the same as two on neighbouring files.  The terms here add what depends on the o
 * ``mobility`` (a switch of its own): for each knight, bishop, rook and queen, the squares it
   attacks that hold no piece of its side and no enemy pawn attacks, counted from a typical
   number for the piece (so a piece of average mobility keeps its table value);
-* ``king_danger`` (a switch of its own): while the enemy has a queen, a king whose file or a
-  neighbouring one has no pawn of its side (more so with an enemy rook or queen on it), and
-  enemy pieces within two squares of it (middlegame only).  Counted from bitboards alone, no
-  attack sets: the losses to Stockfish (session 19) were king attacks our search saw too late
-  (an h-file opened onto the king, a queen swinging over), which the tables score as nothing.
 * ``king_attack`` (a switch of its own): while the enemy has a queen, the enemy pieces whose
   attack sets reach the king's zone, weighted by type, their count times their weights plus
   the ring squares they hit, squared (middlegame only); measured at equal time in session 21
-  (-6 Elo, 240 games), off.
+  (-6 Elo, 240 games), off.  (It replaced session 20's cruder ``king_danger``: open files and
+  enemy pieces near the king from bitboards alone, -29 Elo at equal time.)  The losses to
+  Stockfish (session 19) were king attacks our search saw too late (an h-file opened onto the
+  king, a queen swinging over), which the tables score as nothing; neither term fixed them.
 
 The weights are ours, round numbers of the usual size, measured in self-play on our own random
 openings (``bench/chess_selfplay.py``), not tuned on test suites.
@@ -58,12 +56,6 @@ SHELTER_CAP = 6  # points that count at most: three pawns right in front of the 
 MOBILITY_MG = (0, 0, 4, 5, 2, 1, 0)
 MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
 MOBILITY_BASE = (0, 0, 4, 6, 7, 13, 0)
-# King danger (middlegame), charged only while the enemy has a queen: per file at or beside
-# the king without a pawn of its side, more with an enemy rook or queen on that file; per
-# enemy knight, bishop, rook or queen within two squares (Chebyshev) of the king.
-KING_OPEN_FILE_MG = 15
-KING_HEAVY_FILE_MG = 20
-KING_NEAR_PIECE_MG = 12
 CACHE_LIMIT = 1 << 16  # pawn structures kept before the table is emptied
 
 _POPCOUNT = chess.popcount
@@ -260,51 +252,6 @@ def mobility(board: chess.Board) -> tuple[int, int]:
     w_mg, w_eg = _mobility_side(board, white, black_pawn_attacks)
     b_mg, b_eg = _mobility_side(board, black, white_pawn_attacks)
     return w_mg - b_mg, w_eg - b_eg
-
-
-def _king_areas() -> tuple[list[tuple[int, ...]], list[int]]:
-    """[king square]: the files at and beside it (their masks), the squares within two
-    steps.
-    """
-    files = []
-    areas = []
-    for sq in range(64):
-        file, rank = chess.square_file(sq), chess.square_rank(sq)
-        files.append(tuple(_FILES[f] for f in (file - 1, file, file + 1) if 0 <= f < 8))
-        area = 0
-        for f in range(max(file - 2, 0), min(file + 3, 8)):
-            for r in range(max(rank - 2, 0), min(rank + 3, 8)):
-                area |= _BB[chess.square(f, r)]
-        areas.append(area)
-    return files, areas
-
-
-_KING_FILES, _KING_AREA = _king_areas()
-
-
-def _danger(board: chess.Board, own: int, enemy: int) -> int:
-    """How exposed the king of ``own`` is to ``enemy`` (centipawns, >= 0)."""
-    if not board.queens & enemy:
-        return 0
-    king = (board.kings & own).bit_length() - 1
-    own_pawns = board.pawns & own
-    heavy = (board.rooks | board.queens) & enemy
-    danger = 0
-    for file_bb in _KING_FILES[king]:
-        if not own_pawns & file_bb:
-            danger += KING_OPEN_FILE_MG
-            if heavy & file_bb:
-                danger += KING_HEAVY_FILE_MG
-    near = _KING_AREA[king] & enemy & ~(board.pawns | board.kings)
-    return danger + KING_NEAR_PIECE_MG * _POPCOUNT(near)
-
-
-def king_danger(board: chess.Board) -> tuple[int, int]:
-    """King danger of both sides, (middlegame, endgame) from White's view: the endgame part is
-    0 (with queens off the board, or late, the king is a piece that should come out).
-    """
-    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
-    return _danger(board, black, white) - _danger(board, white, black), 0
 
 
 # King attack (middlegame), charged only while the attacker has a queen.  The king's zone is
