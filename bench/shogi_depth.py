@@ -9,7 +9,9 @@ median depth finished, the share of quiescence nodes and of leaves, the first-mo
 rate, and the nodes spent to finish ``--to-depth`` (summed; load-independent, as are all
 node counts); also the CPU seconds of the searches at the node budget (load-dependent: a
 node's cost, to compare settings run under the same load).  ``--evaluation`` picks one of
-``shogi_eval.EVALUATIONS``.
+``shogi_eval.EVALUATIONS``.  ``--split`` adds, from a counting tracer (session 21): the node
+searches entered by remaining depth, and the median nodes each iteration of iterative
+deepening cost (with the number of positions that finished it).
 
 Run: ``python bench/shogi_depth.py [--nodes 10000] [--to-depth 5] [--switch NAME=VALUE ...]
 [--constant NAME=VALUE ...]``.
@@ -22,6 +24,7 @@ import ast
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from sakiyomi.games.shogi import EVALUATIONS, ShogiGame
@@ -31,7 +34,8 @@ from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.searcher import Searcher
-from sakiyomi.tt import TranspositionTable
+from sakiyomi.search.tracing import NULL_TRACER, Tracer
+from sakiyomi.tt import Bound, TranspositionTable
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "bench" / "results" / "shogi" / "s11_fsf1k_n1000.jsonl"
@@ -49,18 +53,68 @@ def positions(path: Path, games: int = 12, plies: tuple[int, ...] = (16, 30, 44)
     return result
 
 
-def search(moves: list[str], options: Options, nodes: int, depth: int | None = None
+class DepthCounter:
+    """A tracer that counts the node searches entered by remaining depth (quiescence moves are
+    not node searches: ``SearchStats.qnodes`` counts them).
+    """
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.by_depth: dict[int, int] = {}
+
+    def enter(self, ply: int, move: object | None, depth: int, alpha: int, beta: int) -> None:
+        """Count a node at ``depth`` (below 0: 0)."""
+        depth = max(depth, 0)
+        self.by_depth[depth] = self.by_depth.get(depth, 0) + 1
+
+    def leave(self, ply: int, value: int, bound: Bound) -> None:
+        """Not counted."""
+
+    def cutoff(self, ply: int, kind: str, pruned: Sequence[object]) -> None:
+        """Not counted."""
+
+    def tt_hit(self, ply: int, value: int, bound: Bound) -> None:
+        """Not counted."""
+
+    def research(self, ply: int, move: object) -> None:
+        """Not counted."""
+
+
+def search(moves: list[str], options: Options, nodes: int, depth: int | None = None,
+           tracer: Tracer = NULL_TRACER, iterations: dict[int, list[int]] | None = None
            ) -> tuple[int, SearchStats]:
-    """(depth finished, counters) of the engine's search of the position after ``moves``."""
+    """(depth finished, counters) of the engine's search of the position after ``moves``;
+    the nodes of each finished iteration are appended to ``iterations[depth]`` when given.
+    """
     game = ShogiGame(moves=moves, evaluation=options.evaluation)
-    searcher: Searcher[int] = Searcher(game, search_config(options),
+    searcher: Searcher[int] = Searcher(game, search_config(options), tracer=tracer,
                                        tt=TranspositionTable(1 << 16),
                                        stop=StopSignal(nodes=nodes))
     finished = 0
+    spent = 0
     for info in iterative_deepening(searcher, Limits(depth=depth),
                                     aspiration_delta=shogi_engine.ASPIRATION_DELTA):
         finished = info.depth
+        if iterations is not None:
+            iterations.setdefault(info.depth, []).append(info.stats.nodes - spent)
+        spent = info.stats.nodes
     return finished, searcher.stats
+
+
+def split(options: Options, nodes: int) -> dict[str, object]:
+    """Node searches by remaining depth, and per iteration its median cost in nodes and the
+    number of positions that finished it, over every position at the node budget.
+    """
+    counter = DepthCounter()
+    iterations: dict[int, list[int]] = {}
+    for moves in positions(GAMES):
+        search(moves, options, nodes, tracer=counter, iterations=iterations)
+    return {"node_searches_by_depth": dict(sorted(counter.by_depth.items())),
+            "iteration_nodes_median": {depth: statistics.median(costs)
+                                       for depth, costs in sorted(iterations.items())},
+            "iteration_finished_by": {depth: len(costs)
+                                      for depth, costs in sorted(iterations.items())}}
 
 
 def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, object]:
@@ -107,6 +161,9 @@ def main() -> None:
     parser.add_argument("--to-depth", type=int, default=5, help="0: skip")
     parser.add_argument("--cap", type=int, default=200_000,
                         help="node cap of a search to --to-depth")
+    parser.add_argument("--split", action="store_true",
+                        help="also the node searches by remaining depth and each iteration's "
+                             "median cost (a counting tracer)")
     parser.add_argument("--evaluation", default=Options().evaluation,
                         help=f"one of {', '.join(EVALUATIONS)}")
     parser.add_argument("--switch", action="append", default=[],
@@ -128,7 +185,10 @@ def main() -> None:
         if name not in options.switches:
             parser.error(f"unknown switch {name}")
         options.switches[name] = value.lower() == "true"
-    print(json.dumps(profile(options, args.nodes, args.to_depth, args.cap)), flush=True)
+    figures = profile(options, args.nodes, args.to_depth, args.cap)
+    if args.split:
+        figures.update(split(options, args.nodes))
+    print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":

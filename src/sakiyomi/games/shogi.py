@@ -6,8 +6,9 @@ positions are SFEN (or ``startpos``), move texts USI (``7g7f``, ``8h2b+``, ``P*5
 Evaluation (centipawn-like units, from the side to move): ``shogi_eval`` — the seeds' 駒割
 (``evaluation="komawari"``, the baseline) or the full evaluation (default: material, piece
 placement, distances to both kings, pieces in hand, king safety, the sliders' mobility;
-``"nomobility"`` without the last), both updated incrementally in ``play``/``undo`` (a king
-move is rescored from scratch; the king-safety and mobility terms are computed at evaluation).
+``"nomobility"`` without the last; ``"kingzone"`` with the enemy's attacks next to each king
+besides), both updated incrementally in ``play``/``undo`` (a king move is rescored from
+scratch; the king-safety, mobility and king-zone terms are computed at evaluation).
 
 Mate detection inside the search (``SearchShortcuts``): a position whose side to move, not in
 check, has a mate in one (cshogi's ``mate_move_in_1ply``) is worth ``win_in(ply + 1)`` without
@@ -65,6 +66,7 @@ class ShogiGame:
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
         self._mobility = self.tables.mobility
+        self._zone = self.tables.zone
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -141,6 +143,12 @@ class ShogiGame:
                 - ev.king_danger(tables, board, cs.BLACK, white_hand)
             if self._mobility:
                 score += self._mobility * ev.slider_mobility(board.pieces)
+            if self._zone:
+                pieces = board.pieces
+                score += ev.king_zone(tables, pieces, board.king_square(cs.WHITE), cs.WHITE,
+                                      black_hand) \
+                    - ev.king_zone(tables, pieces, board.king_square(cs.BLACK), cs.BLACK,
+                                   white_hand)
             if board.turn == cs.BLACK:
                 return score - self._mate_threat(board)
             return -score - self._mate_threat(board)

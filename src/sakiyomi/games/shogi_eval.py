@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sakiyomi.games import shogi_facade as cs
-from sakiyomi.games.shogi_attacks import RAYS
+from sakiyomi.games.shogi_attacks import RAYS, attacked
 
 # Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
 HAND_TYPES = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
@@ -66,6 +66,9 @@ class Tables:
     # Centipawns per square a rook, bishop, dragon or horse can move to (at evaluation time,
     # ``slider_mobility``); 0: no mobility term.
     mobility: int = 0
+    # Centipawns per square next to a king that the enemy attacks (``king_zone``, at
+    # evaluation time, scaled by the enemy's hand); 0: no king-zone term.
+    zone: int = 0
 
     @property
     def king_relative(self) -> bool:
@@ -185,7 +188,14 @@ KOMAWARI = _komawari()
 FULL = _full()
 # The full evaluation as it was before the mobility term (session 19), for comparisons.
 NO_MOBILITY = replace(FULL, name="nomobility", mobility=0)
-EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "nomobility": NO_MOBILITY}
+# The full evaluation with the king-zone term (session 21, not the default: at 10,000 nodes a
+# move against fairy-stockfish at 2,000 it scored 31-0-17 where ``full`` scored 35-0-13, and
+# it costs about 15 µs an evaluation; bench/results/shogi/summary.md).  Its weight, 50 a
+# square, is 0.4 of what a least-squares fit to fairy-stockfish's scores of 400 positions of
+# our games suggested.
+KING_ZONE = replace(FULL, name="kingzone", zone=50)
+EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "nomobility": NO_MOBILITY,
+               "kingzone": KING_ZONE}
 
 SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
 SAFETY_CAP = 600
@@ -351,3 +361,29 @@ def slider_mobility(pieces: list[int]) -> int:
                 count += 1
         total += -count if color else count
     return total
+
+
+ZONE_CAP = 1200
+
+
+def king_zone(tables: Tables, pieces: list[int], king: int, color: int,
+              enemy_hand: list[int]) -> int:
+    """How much the enemy's pieces on the board press on ``color``'s king (square ``king``;
+    81: none): ``tables.zone`` for each square next to it that the enemy attacks, scaled up by
+    the enemy's pieces in hand (``(4 + Σ hand_threat of the kinds held) / 4``: what can be
+    dropped there), capped.  The king-danger term (``king_danger``) counts only open squares
+    and the hand; this one sees the board's attackers, which the placement tables know only
+    by their distance to the king.
+    """
+    enemy = color ^ 1
+    hit = 0
+    for square in NEIGHBOURS[king]:
+        if attacked(pieces, square, enemy):
+            hit += 1
+    if not hit:
+        return 0
+    weight = 4
+    for threat, count in zip(tables.hand_threat, enemy_hand, strict=False):
+        if count:
+            weight += threat
+    return min(hit * tables.zone * weight // 4, ZONE_CAP)
