@@ -274,7 +274,9 @@ def _wait_gone(pids: list[int], seconds: float = 30) -> None:
 
 
 def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: Path) -> None:
-    position = "2416615552"
+    # 72 jobs, about 2 s on two workers once compiled: long enough to be killed after its
+    # third job (a 49-job position finished inside one 0.2 s poll when the cache was warm).
+    position = "2416615"
     path = tmp_path / "ck.sqlite"
     cmd = [sys.executable, "-m", "sakiyomi", "solve", "connect4", position, "--workers", "2",
            "--checkpoint", str(path), "--json"]
@@ -282,7 +284,7 @@ def test_kill_9_then_resume_gives_same_result_without_rerunning_jobs(tmp_path: P
     deadline = time.monotonic() + 300
     finished_before = 0
     while time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.2)
+        time.sleep(0.05)
         if path.exists():
             try:
                 con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
