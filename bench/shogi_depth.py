@@ -24,7 +24,6 @@ import ast
 import json
 import statistics
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from sakiyomi.games.shogi import EVALUATIONS, ShogiGame
@@ -34,8 +33,8 @@ from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchStats
 from sakiyomi.search.searcher import Searcher
-from sakiyomi.search.tracing import NULL_TRACER, Tracer
-from sakiyomi.tt import Bound, TranspositionTable
+from sakiyomi.search.tracing import NULL_TRACER, NullTracer, Tracer
+from sakiyomi.tt import TranspositionTable
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "bench" / "results" / "shogi" / "s11_fsf1k_n1000.jsonl"
@@ -53,9 +52,10 @@ def positions(path: Path, games: int = 12, plies: tuple[int, ...] = (16, 30, 44)
     return result
 
 
-class DepthCounter:
+class DepthCounter(NullTracer):
     """A tracer that counts the node searches entered by remaining depth (quiescence moves are
-    not node searches: ``SearchStats.qnodes`` counts them).
+    not node searches: ``SearchStats.qnodes`` counts them); the other events stay
+    ``NullTracer``'s no-ops.
     """
 
     enabled = True
@@ -67,18 +67,6 @@ class DepthCounter:
         """Count a node at ``depth`` (below 0: 0)."""
         depth = max(depth, 0)
         self.by_depth[depth] = self.by_depth.get(depth, 0) + 1
-
-    def leave(self, ply: int, value: int, bound: Bound) -> None:
-        """Not counted."""
-
-    def cutoff(self, ply: int, kind: str, pruned: Sequence[object]) -> None:
-        """Not counted."""
-
-    def tt_hit(self, ply: int, value: int, bound: Bound) -> None:
-        """Not counted."""
-
-    def research(self, ply: int, move: object) -> None:
-        """Not counted."""
 
 
 def search(moves: list[str], options: Options, nodes: int, depth: int | None = None,
