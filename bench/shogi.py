@@ -198,6 +198,32 @@ OPENINGS = [
     "7g7f 3c3d 7f7e 8c8d 2h7h",  # third-file rook with the 7e pawn
     "3g3f 8c8d 2g2f 8d8e 2f2e 4a3b",  # black's third-file pawn first
     "9g9f 3c3d 7g7f 9c9d 2g2f 8c8d",  # edge pawns both sides
+    # Session 22: 24 more, so that a 96-game match plays each of 48 lines with either colour.
+    "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 3i4h 8b4b",  # vs white's fourth-file rook, rook moved
+    "2g2f 3c3d 7g7f 4c4d 3i4h 8b4b 5i6h 3a3b",  # vs white's fourth-file rook, silver to 3b
+    "7g7f 3c3d 6g6f 8c8d 6i7h 8d8e 7h6g 4a3b",  # black's bishop-pawn castle
+    "7g7f 8c8d 2g2f 8d8e 8h7g 3c3d 7i8h 4a3b 3i3h",  # bishop's diagonal, silver slow
+    "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d",  # double wing, pawn exchange
+    "7g7f 3c3d 2h6h 8c8d 5i4h 7a6b 4h3h",  # fourth-file rook, king to the right
+    "7g7f 3c3d 8h7g 8c8d 2h8h",  # black's opposing rook
+    "7g7f 8c8d 2h6h 3c3d 5i4h 5a4b",  # fourth-file rook vs static rook
+    # side pawn, both sides exchange pawns
+    "7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d 8e8f 8g8f 8b8f",
+    "2g2f 3c3d 7g7f 4c4d 4i5h 8b4b 5i6h 5a6b",  # static rook vs ranging rook, both castle
+    "7g7f 3c3d 2g2f 5c5d 5g5f 8b5b 2f2e 2b3c",  # central rooks
+    "7g7f 8c8d 7i6h 3c3d 6h7g 7a6b 2g2f 5c5d",  # yagura climbing silver
+    "2g2f 8c8d 7g7f 8d8e 8h7g 3c3d 7i8h 2b7g+ 8h7g 3a2b",  # bishop exchange, both silvers up
+    "1g1f 1c1d 7g7f 3c3d 2g2f 8c8d",  # edge pawns on the right
+    "7g7f 3c3d 6g6f 8c8d 7i6h 8d8e 8h7g 7a6b",  # yagura vs quick wing attack
+    "7g7f 3c3d 8h2b+ 3a2b 7i8h 2b3c 8h7g",  # early bishop exchange, silvers up
+    "5g5f 8c8d 2h5h 3c3d 5f5e 7a6b",  # central rook with the 5e pawn
+    "7g7f 3c3d 2g2f 4c4d 2f2e 2b3c 7i6h 8b2b",  # vs white's opposing rook
+    "2g2f 3c3d 2f2e 2b3c 7g7f 4c4d 3i4h 3a4b",  # side pawn first vs ranging rook
+    "7g7f 3c3d 6g6f 3d3e 2h6h 8b3b",  # white's third-file pawn advance
+    "7g7f 3c3d 2g2f 4a3b 2f2e 8c8d",  # white's gold up first
+    "7g7f 8c8d 2g2f 8d8e 2f2e 4a3b 2e2d 2c2d 2h2d P*2c 2d2f",  # double wing, rook back
+    "6g6f 3c3d 6i7h 8c8d 2g2f 8d8e",  # black's slow left
+    "2g2f 8c8d 7g7f 8d8e 8h7g 3c3d 7i8h 2b7g+ 8h7g 3a2b 3i3h 7a7b",  # bishop exchange, slow
 ]
 
 
