@@ -149,13 +149,13 @@ class ShogiGame:
                                       black_hand) \
                     - ev.king_zone(tables, pieces, board.king_square(cs.BLACK), cs.BLACK,
                                    white_hand)
-            if board.turn == cs.BLACK:
-                return score - self._mate_threat(board)
-            return -score - self._mate_threat(board)
+            if board.turn == cs.WHITE:
+                score = -score
+            return score + tables.tempo - self.mate_threat_penalty(board)
         return score if board.turn == cs.BLACK else -score
 
-    def _mate_threat(self, board: cs.CBoard) -> int:
-        """``ev.MATE_THREAT`` when the opponent would mate in one if the side to move passed
+    def mate_threat_penalty(self, board: cs.CBoard) -> int:
+        """``Tables.mate_threat`` when the opponent would mate in one if the side to move passed
         (standing pat would ignore it), else 0; nothing is known in check.
         """
         if board.is_check():
@@ -163,7 +163,7 @@ class ShogiGame:
         board.push_pass()
         threat = board.mate_move_in_1ply() if board.king_square(board.turn ^ 1) < 81 else 0
         board.pop_pass()
-        return ev.MATE_THREAT if threat else 0
+        return self.tables.mate_threat if threat else 0
 
     def key(self) -> int:
         return self.board.zobrist_hash()

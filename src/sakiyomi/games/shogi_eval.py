@@ -14,9 +14,14 @@ Two evaluations share one shape, so ``ShogiGame`` updates either move by move:
   king in proportion to the open squares around it: drops land there) and the sliders'
   mobility (the squares rooks, bishops, dragons and horses reach).  ``NO_MOBILITY``
   (``"nomobility"``) is the same without the mobility term.
+* ``FITTED`` — the same shape with every number fitted to a stronger engine's scores of
+  positions from our own games (``shogi_fitted``; bench/shogi_eval_fit.py says how), with a
+  bonus for the side to move.
 
 A position's score (black's view) is ``Σ_black cell − Σ_white cell + hand terms``, where a
-piece's cell depends on its type, its square and the two kings' squares; so a move that is
+piece's cell depends on its type, its square and its offset from each king (``OFFSET``: the
+file and rank steps seen from the owner; ``FULL``'s tables depend only on the king-step
+distance, ``FITTED``'s on the offset itself); so a move that is
 not a king move changes only the moved and the captured piece's cells, and a king move is
 rescored from scratch (``ShogiGame.play``).  Squares are cshogi's ``file * 9 + rank`` (rank 0
 is white's back rank); a white piece's square is seen from its owner as ``80 − square``.
@@ -24,9 +29,11 @@ is white's back rank); a white piece's square is seen from its owner as ``80 −
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from sakiyomi.games import shogi_facade as cs
+from sakiyomi.games import shogi_fitted as fitted
 from sakiyomi.games.shogi_attacks import RAYS, attacked
 
 # Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
@@ -36,22 +43,39 @@ UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6)
 _MINORS = (cs.GOLD, cs.PROM_PAWN, cs.PROM_LANCE, cs.PROM_KNIGHT, cs.PROM_SILVER)
 
 
-def _chebyshev() -> tuple[int, ...]:
-    """King-step distance between two squares, indexed ``a * 82 + b`` (81: no king)."""
-    table = [9] * (82 * 82)
-    for a in range(81):
-        for b in range(81):
-            table[a * 82 + b] = max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
-    return tuple(table)
+NO_KING = 17 * 17  # the offset index of every square when the king is missing
 
 
-DIST = _chebyshev()
+def offset_index(king: int, square: int, white: bool) -> int:
+    """Where ``square`` lies from ``king``, seen from the owner (white: the board turned):
+    ``(rank step + 8) * 17 + (file step + 8)``; ``NO_KING`` when ``king`` is 81 (none).
+    """
+    if king >= 81:
+        return NO_KING
+    files, ranks = square // 9 - king // 9, square % 9 - king % 9
+    if white:
+        files, ranks = -files, -ranks
+    return (ranks + 8) * 17 + files + 8
+
+
+def offset_chebyshev(index: int) -> int:
+    """The king-step distance an offset index stands for (9 for ``NO_KING``)."""
+    if index == NO_KING:
+        return 9
+    return max(abs(index // 17 - 8), abs(index % 17 - 8))
+
+
+# ``OFFSET[white][king * 82 + square]``: ``offset_index`` for every king (82: none) and square.
+OFFSET = tuple(tuple(offset_index(king, square, white) if square < 81 else NO_KING
+                     for king in range(82) for square in range(82))
+               for white in (False, True))
 
 
 @dataclass(frozen=True)
 class Tables:
     """One evaluation: per piece type, a cell value by the owner-relative square (``base``),
-    by the distance to its own king (``defend``) and to the enemy king (``attack``); the value
+    by its offset from its own king (``defend``) and from the enemy king (``attack``), both
+    indexed by ``offset_index`` (``NO_KING + 1`` entries); the value
     of the first n pieces of a kind in hand (``hand[kind][n]``); the king-safety weight of a
     piece kind in the enemy's hand (``hand_threat``, 0: no king-safety term).
     """
@@ -69,6 +93,12 @@ class Tables:
     # Centipawns per square next to a king that the enemy attacks (``king_zone``, at
     # evaluation time, scaled by the enemy's hand); 0: no king-zone term.
     zone: int = 0
+    # The king-danger term (``king_danger``) in percent of its hand-set size.
+    safety_percent: int = 100
+    # What the side to move loses when the opponent would mate in one if it passed.
+    mate_threat: int = 300
+    # What having the move is worth to the side to move (with the king-safety terms).
+    tempo: int = 0
 
     @property
     def king_relative(self) -> bool:
@@ -90,8 +120,10 @@ class Tables:
              white: bool) -> int:
         """A piece's contribution for its owner (absolute squares; ``white``: owned by white)."""
         rel = 80 - square if white else square
-        return (self.base[piece_type][rel] + self.defend[piece_type][DIST[square * 82 + own_king]]
-                + self.attack[piece_type][DIST[square * 82 + enemy_king]])
+        offsets = OFFSET[white]
+        return (self.base[piece_type][rel]
+                + self.defend[piece_type][offsets[own_king * 82 + square]]
+                + self.attack[piece_type][offsets[enemy_king * 82 + square]])
 
 
 def _hand_cumulative(first: tuple[int, ...], later: tuple[int, ...],
@@ -117,7 +149,7 @@ def _hand_cumulative(first: tuple[int, ...], later: tuple[int, ...],
 def _komawari() -> Tables:
     value = (0, 100, 500, 600, 800, 1300, 1500, 900, 0, 900, 900, 900, 900, 1600, 1800)
     hand_value = (100, 500, 600, 800, 900, 1300, 1500)
-    zeros = tuple(0 for _ in range(10))
+    zeros = (0,) * (NO_KING + 1)
     return Tables(
         name="komawari",
         base=tuple(tuple(value[t] for _ in range(81)) for t in range(15)),
@@ -136,6 +168,12 @@ def _komawari() -> Tables:
 MOBILITY_WEIGHT = 6
 # Board values of the full evaluation (YaneuraOu's material proportions).
 FULL_VALUE = (0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395)
+
+
+def _by_offset(rows: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Tables by king-step distance (10 entries, 9: no king) spread over the offsets."""
+    return tuple(tuple(row[offset_chebyshev(index)] for index in range(NO_KING + 1))
+                 for row in rows)
 
 
 def _full() -> Tables:
@@ -179,7 +217,8 @@ def _full() -> Tables:
     hand = _hand_cumulative(first=(110, 350, 440, 560, 620, 950, 1100),
                             later=(95, 330, 420, 530, 580, 880, 1000),
                             steps=(3, 3, 3, 3, 3, 1, 1))
-    return Tables(name="full", base=tuple(base), defend=tuple(defend), attack=tuple(attack),
+    return Tables(name="full", base=tuple(base), defend=_by_offset(defend),
+                  attack=_by_offset(attack),
                   hand=hand, hand_threat=(1, 2, 2, 3, 4, 4, 6), material=value,
                   mobility=MOBILITY_WEIGHT)
 
@@ -194,12 +233,17 @@ NO_MOBILITY = replace(FULL, name="nomobility", mobility=0)
 # square, is 0.4 of what a least-squares fit to fairy-stockfish's scores of 400 positions of
 # our games suggested.
 KING_ZONE = replace(FULL, name="kingzone", zone=50)
+# The full evaluation's shape with every number fitted to a stronger engine's scores of
+# positions from our own games (session 22; ``shogi_fitted``, bench/shogi_eval_fit.py).
+FITTED = replace(FULL, name="fitted", base=fitted.BASE, defend=fitted.DEFEND,
+                 attack=fitted.ATTACK, hand=fitted.HAND, mobility=fitted.MOBILITY,
+                 safety_percent=fitted.SAFETY_PERCENT, mate_threat=fitted.MATE_THREAT,
+                 tempo=fitted.TEMPO)
 EVALUATIONS = {"full": FULL, "komawari": KOMAWARI, "nomobility": NO_MOBILITY,
-               "kingzone": KING_ZONE}
+               "kingzone": KING_ZONE, "fitted": FITTED}
 
 SAFETY_SCALE = 5  # centipawns per (hand threat × open square around the king)
 SAFETY_CAP = 600
-MATE_THREAT = 300  # the opponent mates in one unless the side to move does something
 
 
 def _neighbours() -> tuple[tuple[int, ...], ...]:
@@ -247,7 +291,7 @@ def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
     own = board.king_square(color) * 82
     enemy = board.king_square(color ^ 1) * 82
     base, defend, attack = tables.base, tables.defend, tables.attack
-    dist = DIST
+    offsets = OFFSET[white]
     to = move & 0x7F
     rel_to = 80 - to if white else to
     source = (move >> 7) & 0x7F
@@ -256,19 +300,21 @@ def move_delta(tables: Tables, board: cs.CBoard, move: int) -> int:
         kind = HAND_INDEX[piece_type]
         count = board.pieces_in_hand[color][kind]
         row = tables.hand[kind]
-        return (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
-                + attack[piece_type][dist[enemy + to]] - row[count] + row[count - 1])
+        return (base[piece_type][rel_to] + defend[piece_type][offsets[own + to]]
+                + attack[piece_type][offsets[enemy + to]] - row[count] + row[count - 1])
     piece_type = (move >> 16) & 0xF
     delta = -(base[piece_type][80 - source if white else source]
-              + defend[piece_type][dist[own + source]] + attack[piece_type][dist[enemy + source]])
+              + defend[piece_type][offsets[own + source]]
+              + attack[piece_type][offsets[enemy + source]])
     if move & (1 << 14):
         piece_type += cs.PROMOTED_OFFSET
-    delta += (base[piece_type][rel_to] + defend[piece_type][dist[own + to]]
-              + attack[piece_type][dist[enemy + to]])
+    delta += (base[piece_type][rel_to] + defend[piece_type][offsets[own + to]]
+              + attack[piece_type][offsets[enemy + to]])
     captured = (move >> 20) & 0xF
     if captured:  # the enemy's piece, seen from the enemy: its kings swap roles
-        delta += (base[captured][80 - rel_to] + defend[captured][dist[enemy + to]]
-                  + attack[captured][dist[own + to]])
+        theirs = OFFSET[not white]
+        delta += (base[captured][80 - rel_to] + defend[captured][theirs[enemy + to]]
+                  + attack[captured][theirs[own + to]])
         kind = HAND_INDEX[UNPROMOTED[captured]]
         count = board.pieces_in_hand[color][kind]
         row = tables.hand[kind]
@@ -319,7 +365,7 @@ def king_danger(tables: Tables, board: cs.CBoard, color: int,
         piece = piece_at(square)
         if not piece or piece >> 4 != color:
             open_squares += 1
-    return min(weight * open_squares * SAFETY_SCALE, SAFETY_CAP)
+    return min(weight * open_squares * SAFETY_SCALE, SAFETY_CAP) * tables.safety_percent // 100
 
 
 def _rays_of(slider: int) -> tuple[tuple[tuple[int, ...], ...], ...]:

@@ -1,0 +1,439 @@
+"""Where the fitted shogi evaluation comes from: a regularised least-squares fit of piece
+placement, king-relative placement and hand values to a stronger engine's scores of positions
+from our own games.
+
+Three steps, each its own subcommand, so that a killed run loses nothing:
+
+* ``positions`` — replays every game of ``bench/results/shogi/*.jsonl`` (our matches against
+  fairy-stockfish, YaneuraOu and ourselves) and keeps the positions from ply 16 on where the
+  side to move is not in check and the last move was not a capture, deduplicated by SFEN
+  (without the move number) and shuffled.  Writes one SFEN a line.
+* ``label`` — asks fairy-stockfish (Debian's package; ``USI`` protocol, one thread) for its
+  score of each position at ``--nodes`` nodes, after ``usinewgame`` (no table carried between
+  positions); appends ``{"sfen", "score", "pv"}`` lines, skipping SFENs already labelled.
+* ``fit`` — the model is ``shogi_eval.Tables`` with king-relative cells (a piece's value by
+  its owner-relative square, by its offset from its own king and from the enemy king, within
+  ±4 files and ranks, else "far"), cumulative hand values and the evaluation-time terms (king
+  danger, slider mobility) as features.  The fit is ridge regression *towards the present
+  full evaluation* (``Tables`` converted to offsets): the data moves a weight only as far as
+  it has evidence, and a rare piece keeps the hand-set value.  Positions whose best move is a
+  capture or whose score is beyond ``--max-score`` are left out (the labels there are
+  tactics, not placement).  Half the positions (every other one) fit, the other half measure
+  the root mean square error, against the present evaluation at its best scale.  With
+  ``--write`` the tables go to ``src/sakiyomi/games/shogi_fitted.py``.
+
+Scale: fairy-stockfish's centipawns are not ours (a pawn ~ 100-130 there, 90 here, and its
+king-safety swings are larger).  The targets are divided by the factor that best maps our
+present evaluation onto its scores, so the fitted tables keep the scale our search margins
+were tuned for.
+
+Run: ``python bench/shogi_eval_fit.py positions > P; python bench/shogi_eval_fit.py label P
+--nodes 20000 --out L.jsonl; python bench/shogi_eval_fit.py fit L.jsonl [--write]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cshogi
+import numpy as np
+
+from sakiyomi.games import shogi_eval as ev
+from sakiyomi.games import shogi_facade as cs
+from sakiyomi.games.shogi import ShogiGame
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "bench" / "results" / "shogi"
+FSF = "/usr/games/fairy-stockfish"
+
+
+def game_positions(moves: list[str], first_ply: int) -> Iterator[str]:
+    """SFENs (no move number) of the quiet positions of one game from ``first_ply`` on: not
+    in check, and the move that led there captured nothing.
+    """
+    board = cshogi.Board()
+    for ply, text in enumerate(moves):
+        move = board.move_from_usi(text)
+        if not move or not board.is_legal(move):
+            return
+        captured = board.piece(cshogi.move_to(move)) if not cshogi.move_is_drop(move) else 0
+        board.push(move)
+        if ply + 1 >= first_ply and not captured \
+                and not board.is_check() and not board.is_game_over():
+            yield " ".join(board.sfen().split()[:3])
+
+
+def positions(first_ply: int, seed: int) -> list[str]:
+    """The deduplicated quiet positions of every recorded game, shuffled (``seed``) so that
+    any prefix of the labels is a sample of all games.
+    """
+    seen: dict[str, None] = {}
+    for path in sorted(GAMES.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("moves"), str):
+                for sfen in game_positions(record["moves"].split(), first_ply):
+                    seen.setdefault(sfen, None)
+    result = list(seen)
+    random.Random(seed).shuffle(result)
+    return result
+
+
+class Labeller:
+    """One fairy-stockfish process answering ``go nodes`` for one position at a time."""
+
+    def __init__(self, path: str, nodes: int) -> None:
+        self.nodes = nodes
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self._send("usi")
+        self._until("usiok")
+        for name, value in (("USI_Variant", "shogi"), ("Threads", "1"), ("USI_Hash", "16")):
+            self._send(f"setoption name {name} value {value}")
+        self._send("isready")
+        self._until("readyok")
+
+    def _send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+
+    def _until(self, token: str) -> list[str]:
+        assert self.proc.stdout is not None
+        lines = []
+        for line in self.proc.stdout:
+            lines.append(line.strip())
+            if line.startswith(token):
+                return lines
+        raise RuntimeError(f"fairy-stockfish ended before {token!r}")
+
+    def score(self, sfen: str) -> tuple[int | None, str]:
+        """Its score (centipawns, the side to move's view; None: a mate) and best move."""
+        self._send("usinewgame")
+        self._send(f"position sfen {sfen} 1")
+        self._send(f"go nodes {self.nodes}")
+        lines = self._until("bestmove")
+        best = lines[-1].split()[1]
+        value: int | None = None
+        for line in lines:
+            words = line.split()
+            if "score" in words and "multipv" in words and words[words.index("multipv") + 1] != "1":
+                continue
+            if "score" in words:
+                kind, number = words[words.index("score") + 1: words.index("score") + 3]
+                value = int(number) if kind == "cp" else None
+        return value, best
+
+    def close(self) -> None:
+        self._send("quit")
+        self.proc.wait(timeout=10)
+
+
+def label(source: Path, out: Path, nodes: int) -> None:
+    """Label every SFEN of ``source`` not yet in ``out`` (appending, flushed a line at a time)."""
+    done = set()
+    if out.exists():
+        done = {json.loads(line)["sfen"] for line in out.read_text().splitlines() if line}
+    todo = [s for s in source.read_text().splitlines() if s and s not in done]
+    labeller = Labeller(FSF, nodes)
+    with out.open("a") as sink:
+        for number, sfen in enumerate(todo):
+            value, best = labeller.score(sfen)
+            sink.write(json.dumps({"sfen": sfen, "score": value, "best": best,
+                                   "nodes": nodes}) + "\n")
+            sink.flush()
+            if number % 500 == 0:
+                print(f"{number} of {len(todo)}", file=sys.stderr, flush=True)
+    labeller.close()
+
+
+# Parameter layout of the fit: corrections to the present full evaluation.
+TYPES = 14  # cshogi piece types 1..14 (8: the king)
+WINDOW = 4  # king-relative offsets fitted one by one within this many files and ranks
+CELLS = (2 * WINDOW + 1) ** 2 + 1  # ... and one shared correction for all farther ones
+HAND_STEPS = 5  # hand corrections for the 1st .. 4th piece of a kind, one for the 5th on
+EXTRAS = ("king danger", "slider mobility", "mate threat", "tempo")
+BASE_AT = 0
+MATERIAL_AT = BASE_AT + TYPES * 81
+DEFEND_AT = MATERIAL_AT + TYPES
+ATTACK_AT = DEFEND_AT + TYPES * CELLS
+HAND_AT = ATTACK_AT + TYPES * CELLS
+EXTRA_AT = HAND_AT + 7 * HAND_STEPS
+PARAMETERS = EXTRA_AT + len(EXTRAS)
+
+
+def window_cell(index: int) -> int | None:
+    """The fitted cell of a king-relative offset index (None: no king on the board)."""
+    if index == ev.NO_KING:
+        return None
+    ranks, files = index // 17 - 8, index % 17 - 8
+    if abs(ranks) <= WINDOW and abs(files) <= WINDOW:
+        return (ranks + WINDOW) * (2 * WINDOW + 1) + files + WINDOW
+    return CELLS - 1
+
+
+WINDOW_CELL = [window_cell(index) for index in range(ev.NO_KING + 1)]
+
+
+def features(game: ShogiGame) -> tuple[dict[int, float], int]:
+    """The position's feature counts (black's view: a white piece counts -1) and the present
+    full evaluation of it, from black's side.
+    """
+    board = game.board
+    x: dict[int, float] = {}
+
+    def add(column: int, value: float) -> None:
+        x[column] = x.get(column, 0.0) + value
+
+    kings = (board.king_square(cs.BLACK), board.king_square(cs.WHITE))
+    for square, piece in enumerate(board.pieces):
+        if not piece:
+            continue
+        piece_type, color = piece & 0xF, piece >> 4
+        white = color == cs.WHITE
+        sign = -1.0 if white else 1.0
+        add(BASE_AT + (piece_type - 1) * 81 + (80 - square if white else square), sign)
+        if piece_type == cs.KING:
+            continue
+        add(MATERIAL_AT + piece_type - 1, sign)
+        offsets = ev.OFFSET[white]
+        for at, king in ((DEFEND_AT, kings[color]), (ATTACK_AT, kings[color ^ 1])):
+            cell = WINDOW_CELL[offsets[king * 82 + square]]
+            if cell is not None:
+                add(at + (piece_type - 1) * CELLS + cell, sign)
+    for color, hand in enumerate(board.pieces_in_hand):
+        sign = -1.0 if color else 1.0
+        for kind, count in enumerate(hand):
+            for step in range(1, count + 1):
+                add(HAND_AT + kind * HAND_STEPS + min(step, HAND_STEPS) - 1, sign)
+    tables = ev.FULL
+    black_hand, white_hand = board.pieces_in_hand
+    danger = ev.king_danger(tables, board, cs.WHITE, black_hand) \
+        - ev.king_danger(tables, board, cs.BLACK, white_hand)
+    to_move = 1.0 if board.turn == cs.BLACK else -1.0
+    threat = game.mate_threat_penalty(board)
+    extras = (danger, float(ev.slider_mobility(board.pieces)),
+              -to_move * (1.0 if threat else 0.0), to_move)
+    for number, value in enumerate(extras):
+        if value:
+            add(EXTRA_AT + number, value)
+    return x, round(to_move * game.evaluate())
+
+
+def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float]]:
+    """The labelled positions worth fitting: a centipawn score within ``max_score`` whose best
+    move takes nothing (black's view of the score).
+    """
+    games, targets = [], []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record["score"] is None or abs(record["score"]) > max_score:
+            continue
+        game = ShogiGame(record["sfen"] + " 1")
+        best = game.move_from_text(record["best"])
+        source = (best >> 7) & 0x7F
+        if source < 81 and (best >> 20) & 0xF:
+            continue
+        games.append(game)
+        targets.append(record["score"] if game.board.turn == cs.BLACK else -record["score"])
+    return games, targets
+
+
+def penalties(strength: float) -> np.ndarray:
+    """Ridge weights by parameter group: the tables' cells at ``strength`` (a cell seen n
+    times moves n / (n + strength) of the way to its least-squares value), material, hand and
+    the evaluation-time terms far more freely.
+    """
+    weights = np.full(PARAMETERS, strength)
+    weights[MATERIAL_AT:DEFEND_AT] = strength / 100
+    weights[HAND_AT:EXTRA_AT] = strength / 10
+    weights[EXTRA_AT:] = 1e-3
+    return weights
+
+
+def design(games: list[ShogiGame]) -> tuple[np.ndarray, np.ndarray]:
+    """The feature matrix (a row a position) and the present evaluation (black's view)."""
+    rows = [features(game) for game in games]
+    x = np.zeros((len(rows), PARAMETERS))
+    for number, (columns, _) in enumerate(rows):
+        for column, value in columns.items():
+            x[number, column] = value
+    return x, np.array([value for _, value in rows], dtype=float)
+
+
+def corrections(x: np.ndarray, residual: np.ndarray, strength: float) -> np.ndarray:
+    """The ridge solution: the corrections that best explain ``residual``."""
+    return np.linalg.solve(x.T @ x + np.diag(penalties(strength)), x.T @ residual)
+
+
+@dataclass
+class Fit:
+    """What ``fit`` found: the scale (fairy-stockfish's cp per ours), the held-out root mean
+    square errors (ours; the present evaluation's, and per ridge strength), the strength
+    that measured best and its corrections refitted on every position.
+    """
+
+    positions: int
+    scale: float
+    rms_present: float
+    rms: dict[float, float]
+    strength: float
+    delta: np.ndarray
+
+
+def fit(games: list[ShogiGame], targets: list[float], strengths: list[float],
+        scale: float | None = None) -> Fit:
+    """Fit on every other position and measure on the rest, for each ridge strength; then
+    refit the best on all.  ``scale``: the targets' units per ours (None: fitted).
+    """
+    x, prior = design(games)
+    y = np.array(targets, dtype=float)
+    if scale is None:
+        scale = float(prior @ y / (prior @ prior))
+    y = y / scale
+    train, test = slice(0, None, 2), slice(1, None, 2)
+    rms = {}
+    for strength in strengths:
+        delta = corrections(x[train], y[train] - prior[train], strength)
+        rms[strength] = float(np.sqrt(np.mean((y[test] - prior[test] - x[test] @ delta) ** 2)))
+    best = min(rms, key=lambda strength: rms[strength])
+    return Fit(len(y), scale, float(np.sqrt(np.mean((y[test] - prior[test]) ** 2))), rms, best,
+               corrections(x, y - prior, best))
+
+
+def report(result: Fit) -> None:
+    """Print the fit's numbers: errors in fairy-stockfish's centipawns and in ours."""
+    scale = result.scale
+    print(f"positions {result.positions}; scale {scale:.3f} of fairy-stockfish's cp per ours; "
+          f"held-out RMS of the present evaluation {result.rms_present * scale:.0f} "
+          f"(ours {result.rms_present:.0f})")
+    for strength, rms in result.rms.items():
+        print(f"ridge {strength:>7.0f}: held-out RMS {rms * scale:.0f}  (ours {rms:.0f})")
+    delta = result.delta
+    print(f"refit on all at ridge {result.strength:.0f}: material corrections",
+          [round(v) for v in delta[MATERIAL_AT:DEFEND_AT]],
+          "extras", dict(zip(EXTRAS, [round(float(v), 3) for v in delta[EXTRA_AT:]],
+                             strict=True)))
+
+FITTED = ROOT / "src" / "sakiyomi" / "games" / "shogi_fitted.py"
+
+
+def fitted_tables(delta: np.ndarray) -> ev.Tables:
+    """The full evaluation's tables with the fitted corrections added, rounded."""
+    full = ev.FULL
+    base, defend, attack = [tuple(full.base[0])], [tuple(full.defend[0])], [tuple(full.attack[0])]
+    for piece_type in range(1, TYPES + 1):
+        shift = 0.0 if piece_type == cs.KING else delta[MATERIAL_AT + piece_type - 1]
+        base.append(tuple(round(full.base[piece_type][square] + shift
+                                + delta[BASE_AT + (piece_type - 1) * 81 + square])
+                          for square in range(81)))
+        for rows, old, at in ((defend, full.defend, DEFEND_AT), (attack, full.attack, ATTACK_AT)):
+            row = []
+            for index in range(ev.NO_KING + 1):
+                cell = WINDOW_CELL[index]
+                value = old[piece_type][index]
+                if cell is not None and piece_type != cs.KING:
+                    value += delta[at + (piece_type - 1) * CELLS + cell]
+                row.append(round(value))
+            rows.append(tuple(row))
+    hand = []
+    for kind in range(7):
+        total, row = 0.0, [0]
+        for count in range(1, 19):
+            total += full.hand[kind][count] - full.hand[kind][count - 1] \
+                + delta[HAND_AT + kind * HAND_STEPS + min(count, HAND_STEPS) - 1]
+            row.append(round(total))
+        hand.append(tuple(row))
+    return replace(full, name="fitted", base=tuple(base), defend=tuple(defend),
+                   attack=tuple(attack), hand=tuple(hand),
+                   safety_percent=round(100 * (1 + delta[EXTRA_AT])),
+                   mobility=round(full.mobility + delta[EXTRA_AT + 1]),
+                   mate_threat=round(full.mate_threat + delta[EXTRA_AT + 2]),
+                   tempo=round(delta[EXTRA_AT + 3]))
+
+
+def _rows(table: tuple[tuple[int, ...], ...], width: int) -> str:
+    """A table as Python source, ``width`` numbers a line."""
+    lines = ["("]
+    for row in table:
+        lines.append("    (")
+        for start in range(0, len(row), width):
+            lines.append("        " + ", ".join(str(v) for v in row[start:start + width]) + ",")
+        lines.append("    ),")
+    lines.append(")")
+    return "\n".join(lines)
+
+
+def write_tables(result: Fit, labels: Path) -> None:
+    """Write ``shogi_fitted.py``: the fitted tables and where they came from."""
+    tables = fitted_tables(result.delta)
+    positions, scale, strength = result.positions, result.scale, result.strength
+    header = f'''"""The fitted shogi evaluation (numbers only; bench/shogi_eval_fit.py wrote them).
+
+The full evaluation (``shogi_eval.FULL``) corrected by a ridge regression towards it: {positions}
+quiet positions of our own recorded games (bench/results/shogi), each scored by fairy-stockfish
+11.1 (Debian's package) at {json.loads(labels.read_text().splitlines()[0])["nodes"]} nodes,
+its centipawns divided by {scale:.3f} (the factor that maps our full evaluation onto them best);
+ridge strength {strength:.0f}.  Layout as in ``shogi_eval.Tables``: ``BASE[type][square]`` by
+the owner-relative square, ``DEFEND`` / ``ATTACK[type][offset]`` by ``shogi_eval.offset_index``
+from the piece's own / the enemy king (17 per line: one rank of offsets), ``HAND[kind][n]``
+the value of n pieces of a kind in hand; the king-danger term in percent of the full
+evaluation's, the slider mobility weight, the mate-threat penalty and the side to move's bonus.
+"""
+
+from __future__ import annotations
+'''
+    body = [header]
+    for name, table, width in (("BASE", tables.base, 9), ("DEFEND", tables.defend, 17),
+                               ("ATTACK", tables.attack, 17), ("HAND", tables.hand, 10)):
+        body.append(f"{name}: tuple[tuple[int, ...], ...] = {_rows(table, width)}\n")
+    for name, number in (("SAFETY_PERCENT", tables.safety_percent),
+                         ("MOBILITY", tables.mobility), ("MATE_THREAT", tables.mate_threat),
+                         ("TEMPO", tables.tempo)):
+        body.append(f"{name} = {number}\n")
+    FITTED.write_text("\n".join(body))
+    print(f"wrote {FITTED}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    pos = sub.add_parser("positions")
+    pos.add_argument("--first-ply", type=int, default=16)
+    pos.add_argument("--seed", type=int, default=22)
+    lab = sub.add_parser("label")
+    lab.add_argument("source", type=Path)
+    lab.add_argument("--out", type=Path, required=True)
+    lab.add_argument("--nodes", type=int, default=20_000)
+    fitting = sub.add_parser("fit")
+    fitting.add_argument("labels", type=Path)
+    fitting.add_argument("--max-score", type=int, default=2500)
+    fitting.add_argument("--ridge", type=float, nargs="*", default=[10, 30, 100, 300, 1000])
+    fitting.add_argument("--scale", type=float, help="fairy-stockfish's cp per ours "
+                         "(default: the least-squares factor from our present evaluation)")
+    fitting.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    if args.command == "positions":
+        for sfen in positions(args.first_ply, args.seed):
+            print(sfen)
+    elif args.command == "label":
+        label(args.source, args.out, args.nodes)
+    elif args.command == "fit":
+        games, targets = load_labels(args.labels, args.max_score)
+        result = fit(games, targets, args.ridge, args.scale)
+        report(result)
+        if args.write:
+            write_tables(result, args.labels)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The fitted shogi evaluation: king-relative offsets, and the fit's bookkeeping checked end to
+end (a planted correction is found; tables written from corrections evaluate as the features
+predict).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from bench.shogi_eval_fit import (
+    ATTACK_AT,
+    CELLS,
+    DEFEND_AT,
+    EXTRA_AT,
+    HAND_AT,
+    MATERIAL_AT,
+    PARAMETERS,
+    WINDOW_CELL,
+    design,
+    fit,
+    fitted_tables,
+)
+
+from sakiyomi.games import shogi_eval as ev
+from sakiyomi.games import shogi_facade as cs
+from sakiyomi.games.shogi import ShogiGame
+from tests.shogi_data import rows
+
+
+def _positions(count: int, seed: int) -> list[ShogiGame]:
+    """Positions a few random moves away from the test suite's middlegames."""
+    rng = random.Random(seed)
+    starts = [row["sfen"] for row in rows("midgame_perft.tsv")]
+    result: list[ShogiGame] = []
+    while len(result) < count:
+        game = ShogiGame(rng.choice(starts))
+        for _ in range(rng.randrange(2, 30)):
+            moves = list(game.legal_moves())
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        if game.legal_moves() and not game.in_check():
+            result.append(ShogiGame(game.sfen()))
+    return result
+
+
+def test_offsets_are_seen_from_the_owner() -> None:
+    king = 4 * 9 + 6  # 5g
+    centre = 8 * 17 + 8
+    assert ev.offset_index(king, king, False) == centre
+    # One rank towards the enemy: rank - 1 for black, rank + 1 for white.
+    assert ev.offset_index(king, king - 1, False) == centre - 17
+    assert ev.offset_index(king, king + 1, True) == centre - 17
+    assert ev.offset_index(81, 40, False) == ev.NO_KING
+    for square in range(81):
+        index = ev.offset_index(king, square, True)
+        assert ev.offset_chebyshev(index) == max(abs(square // 9 - 4), abs(square % 9 - 6))
+        assert ev.OFFSET[True][king * 82 + square] == index
+
+
+def test_full_tables_by_offset_keep_their_distance_values() -> None:
+    gold = ev.FULL.defend[cs.GOLD]
+    assert [gold[ev.offset_index(40, 40 + step, False)] for step in (1, 2, 3, 4)] \
+        == [45, 25, 8, 0]
+    assert gold[ev.NO_KING] == 0
+
+
+def test_fit_finds_a_planted_tempo_and_silver_value() -> None:
+    games = _positions(240, seed=1)
+    targets: list[float] = []
+    for game in games:
+        board = game.board
+        to_move = 1 if board.turn == cs.BLACK else -1
+        silvers = sum((1 if piece >> 4 == cs.BLACK else -1)
+                      for piece in board.pieces if piece and piece & 0xF == cs.SILVER)
+        targets.append(to_move * game.evaluate() + 70 * to_move + 40 * silvers)
+    result = fit(games, targets, [1.0], scale=1.0)
+    assert result.rms_present > 40
+    assert result.rms[1.0] < result.rms_present / 5
+    assert result.delta[EXTRA_AT + 3] == pytest.approx(70, abs=5)  # the tempo
+    silver = result.delta[MATERIAL_AT + cs.SILVER - 1] \
+        + np.mean(result.delta[(cs.SILVER - 1) * 81:cs.SILVER * 81])
+    assert silver == pytest.approx(40, abs=15)
+
+
+def test_written_tables_evaluate_as_the_features_predict(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Integer corrections everywhere, so that only the king-danger percentage rounds: the
+    # tables built from them must score every position as present evaluation + features x
+    # corrections.  A wrong perspective (a white piece's offset, a hand count) breaks this.
+    rng = np.random.default_rng(7)
+    delta = rng.integers(-30, 31, PARAMETERS).astype(float)
+    delta[EXTRA_AT:] = (0.25, 3.0, 40.0, 25.0)
+    monkeypatch.setitem(ev.EVALUATIONS, "trial", replace(fitted_tables(delta), name="trial"))
+    games = _positions(60, seed=2)
+    x, prior = design(games)
+    predicted = prior + x @ delta
+    for game, value in zip(games, predicted, strict=True):
+        scored = ShogiGame(game.sfen(), evaluation="trial")
+        to_move = 1 if scored.board.turn == cs.BLACK else -1
+        assert to_move * scored.evaluate() == pytest.approx(value, abs=2)
+    assert abs(x[:, DEFEND_AT:ATTACK_AT]).sum() > 0 and abs(x[:, ATTACK_AT:HAND_AT]).sum() > 0
+    assert WINDOW_CELL[8 * 17 + 8] == (CELLS - 1) // 2  # the own square: the window centre
