@@ -70,11 +70,12 @@ def game_positions(moves: list[str], first_ply: int) -> Iterator[str]:
             yield " ".join(board.sfen().split()[:3])
 
 
-def positions(first_ply: int, seed: int) -> list[str]:
-    """The deduplicated quiet positions of every recorded game, shuffled (``seed``) so that
-    any prefix of the labels is a sample of all games.
+def origins(first_ply: int) -> dict[str, int]:
+    """Every recorded game's quiet positions, each with the number of the first game (in
+    file order) that reached it.
     """
-    seen: dict[str, None] = {}
+    seen: dict[str, int] = {}
+    number = 0
     for path in sorted(GAMES.glob("*.jsonl")):
         for line in path.read_text().splitlines():
             try:
@@ -82,9 +83,17 @@ def positions(first_ply: int, seed: int) -> list[str]:
             except json.JSONDecodeError:
                 continue
             if isinstance(record, dict) and isinstance(record.get("moves"), str):
+                number += 1
                 for sfen in game_positions(record["moves"].split(), first_ply):
-                    seen.setdefault(sfen, None)
-    result = list(seen)
+                    seen.setdefault(sfen, number)
+    return seen
+
+
+def positions(first_ply: int, seed: int) -> list[str]:
+    """The deduplicated quiet positions of every recorded game, shuffled (``seed``) so that
+    any prefix of the labels is a sample of all games.
+    """
+    result = list(origins(first_ply))
     random.Random(seed).shuffle(result)
     return result
 
@@ -168,7 +177,14 @@ DEFEND_AT = MATERIAL_AT + TYPES
 ATTACK_AT = DEFEND_AT + TYPES * CELLS
 HAND_AT = ATTACK_AT + TYPES * CELLS
 EXTRA_AT = HAND_AT + 7 * HAND_STEPS
-PARAMETERS = EXTRA_AT + len(EXTRAS)
+# Coarse corrections shared by many cells, fitted more freely than the cells themselves: by
+# the owner-relative rank, by the distance from the edge file, and by the king-step distance
+# from the own and from the enemy king (so a cell seen a few times follows its neighbours).
+RANK_AT = EXTRA_AT + len(EXTRAS)
+EDGE_AT = RANK_AT + TYPES * 9
+NEAR_OWN_AT = EDGE_AT + TYPES * 5
+NEAR_ENEMY_AT = NEAR_OWN_AT + TYPES * 10
+PARAMETERS = NEAR_ENEMY_AT + TYPES * 10
 
 
 def window_cell(index: int) -> int | None:
@@ -201,15 +217,22 @@ def features(game: ShogiGame) -> tuple[dict[int, float], int]:
         piece_type, color = piece & 0xF, piece >> 4
         white = color == cs.WHITE
         sign = -1.0 if white else 1.0
-        add(BASE_AT + (piece_type - 1) * 81 + (80 - square if white else square), sign)
+        relative = 80 - square if white else square
+        row = piece_type - 1
+        add(BASE_AT + row * 81 + relative, sign)
+        add(RANK_AT + row * 9 + relative % 9, sign)
+        add(EDGE_AT + row * 5 + min(relative // 9, 8 - relative // 9), sign)
         if piece_type == cs.KING:
             continue
-        add(MATERIAL_AT + piece_type - 1, sign)
+        add(MATERIAL_AT + row, sign)
         offsets = ev.OFFSET[white]
-        for at, king in ((DEFEND_AT, kings[color]), (ATTACK_AT, kings[color ^ 1])):
-            cell = WINDOW_CELL[offsets[king * 82 + square]]
+        for at, near, king in ((DEFEND_AT, NEAR_OWN_AT, kings[color]),
+                               (ATTACK_AT, NEAR_ENEMY_AT, kings[color ^ 1])):
+            index = offsets[king * 82 + square]
+            cell = WINDOW_CELL[index]
             if cell is not None:
-                add(at + (piece_type - 1) * CELLS + cell, sign)
+                add(at + row * CELLS + cell, sign)
+                add(near + row * 10 + ev.offset_chebyshev(index), sign)
     for color, hand in enumerate(board.pieces_in_hand):
         sign = -1.0 if color else 1.0
         for kind, count in enumerate(hand):
@@ -229,11 +252,12 @@ def features(game: ShogiGame) -> tuple[dict[int, float], int]:
     return x, round(to_move * game.evaluate())
 
 
-def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float]]:
+def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float], list[int]]:
     """The labelled positions worth fitting: a centipawn score within ``max_score`` whose best
-    move takes nothing (black's view of the score).
+    move takes nothing (black's view of the score), and the game each came from.
     """
-    games, targets = [], []
+    game_of = origins(16)
+    games, targets, groups = [], [], []
     for line in path.read_text().splitlines():
         record = json.loads(line)
         if record["score"] is None or abs(record["score"]) > max_score:
@@ -245,7 +269,8 @@ def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float
             continue
         games.append(game)
         targets.append(record["score"] if game.board.turn == cs.BLACK else -record["score"])
-    return games, targets
+        groups.append(game_of.get(record["sfen"], len(games)))
+    return games, targets, groups
 
 
 def penalties(strength: float) -> np.ndarray:
@@ -256,7 +281,8 @@ def penalties(strength: float) -> np.ndarray:
     weights = np.full(PARAMETERS, strength)
     weights[MATERIAL_AT:DEFEND_AT] = strength / 100
     weights[HAND_AT:EXTRA_AT] = strength / 10
-    weights[EXTRA_AT:] = 1e-3
+    weights[EXTRA_AT:RANK_AT] = 1e-3
+    weights[RANK_AT:] = strength / 10
     return weights
 
 
@@ -291,16 +317,19 @@ class Fit:
 
 
 def fit(games: list[ShogiGame], targets: list[float], strengths: list[float],
-        scale: float | None = None) -> Fit:
-    """Fit on every other position and measure on the rest, for each ridge strength; then
-    refit the best on all.  ``scale``: the targets' units per ours (None: fitted).
+        scale: float | None = None, groups: list[int] | None = None) -> Fit:
+    """Fit on the positions of even-numbered ``groups`` (games; default: every other
+    position) and measure on the rest, for each ridge strength; then refit the best on all.
+    Splitting by game keeps a game's neighbouring positions out of its own measurement.
+    ``scale``: the targets' units per ours (None: fitted).
     """
     x, prior = design(games)
     y = np.array(targets, dtype=float)
     if scale is None:
         scale = float(prior @ y / (prior @ prior))
     y = y / scale
-    train, test = slice(0, None, 2), slice(1, None, 2)
+    odd = np.array(groups if groups is not None else range(len(y))) % 2 == 1
+    train, test = ~odd, odd
     rms = {}
     for strength in strengths:
         delta = corrections(x[train], y[train] - prior[train], strength)
@@ -321,7 +350,7 @@ def report(result: Fit) -> None:
     delta = result.delta
     print(f"refit on all at ridge {result.strength:.0f}: material corrections",
           [round(v) for v in delta[MATERIAL_AT:DEFEND_AT]],
-          "extras", dict(zip(EXTRAS, [round(float(v), 3) for v in delta[EXTRA_AT:]],
+          "extras", dict(zip(EXTRAS, [round(float(v), 3) for v in delta[EXTRA_AT:RANK_AT]],
                              strict=True)))
 
 FITTED = ROOT / "src" / "sakiyomi" / "games" / "shogi_fitted.py"
@@ -332,17 +361,22 @@ def fitted_tables(delta: np.ndarray) -> ev.Tables:
     full = ev.FULL
     base, defend, attack = [tuple(full.base[0])], [tuple(full.defend[0])], [tuple(full.attack[0])]
     for piece_type in range(1, TYPES + 1):
-        shift = 0.0 if piece_type == cs.KING else delta[MATERIAL_AT + piece_type - 1]
+        kind = piece_type - 1
+        shift = 0.0 if piece_type == cs.KING else delta[MATERIAL_AT + kind]
         base.append(tuple(round(full.base[piece_type][square] + shift
-                                + delta[BASE_AT + (piece_type - 1) * 81 + square])
+                                + delta[BASE_AT + kind * 81 + square]
+                                + delta[RANK_AT + kind * 9 + square % 9]
+                                + delta[EDGE_AT + kind * 5 + min(square // 9, 8 - square // 9)])
                           for square in range(81)))
-        for rows, old, at in ((defend, full.defend, DEFEND_AT), (attack, full.attack, ATTACK_AT)):
+        for rows, old, at, near in ((defend, full.defend, DEFEND_AT, NEAR_OWN_AT),
+                                    (attack, full.attack, ATTACK_AT, NEAR_ENEMY_AT)):
             row = []
             for index in range(ev.NO_KING + 1):
                 cell = WINDOW_CELL[index]
                 value = old[piece_type][index]
                 if cell is not None and piece_type != cs.KING:
-                    value += delta[at + (piece_type - 1) * CELLS + cell]
+                    value += delta[at + kind * CELLS + cell] \
+                        + delta[near + kind * 10 + ev.offset_chebyshev(index)]
                 row.append(round(value))
             rows.append(tuple(row))
     hand = []
@@ -428,8 +462,8 @@ def main() -> None:
     elif args.command == "label":
         label(args.source, args.out, args.nodes)
     elif args.command == "fit":
-        games, targets = load_labels(args.labels, args.max_score)
-        result = fit(games, targets, args.ridge, args.scale)
+        games, targets, groups = load_labels(args.labels, args.max_score)
+        result = fit(games, targets, args.ridge, args.scale, groups)
         report(result)
         if args.write:
             write_tables(result, args.labels)

@@ -92,7 +92,7 @@ def test_written_tables_evaluate_as_the_features_predict(monkeypatch: pytest.Mon
     # corrections.  A wrong perspective (a white piece's offset, a hand count) breaks this.
     rng = np.random.default_rng(7)
     delta = rng.integers(-30, 31, PARAMETERS).astype(float)
-    delta[EXTRA_AT:] = (0.25, 3.0, 40.0, 25.0)
+    delta[EXTRA_AT:EXTRA_AT + 4] = (0.25, 3.0, 40.0, 25.0)
     monkeypatch.setitem(ev.EVALUATIONS, "trial", replace(fitted_tables(delta), name="trial"))
     games = _positions(60, seed=2)
     x, prior = design(games)
