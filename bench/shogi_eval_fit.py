@@ -202,8 +202,11 @@ WINDOW_CELL = [window_cell(index) for index in range(ev.NO_KING + 1)]
 
 def features(game: ShogiGame) -> tuple[dict[int, float], int]:
     """The position's feature counts (black's view: a white piece counts -1) and the present
-    full evaluation of it, from black's side.
+    full evaluation of it, from black's side (``game`` must evaluate with ``FULL``).
     """
+    if game.tables is not ev.FULL:
+        raise ValueError("features are corrections to the full evaluation: "
+                         "make the game with evaluation='full'")
     board = game.board
     x: dict[int, float] = {}
 
@@ -262,7 +265,7 @@ def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float
         record = json.loads(line)
         if record["score"] is None or abs(record["score"]) > max_score:
             continue
-        game = ShogiGame(record["sfen"] + " 1")
+        game = ShogiGame(record["sfen"] + " 1", evaluation="full")
         best = game.move_from_text(record["best"])
         source = (best >> 7) & 0x7F
         if source < 81 and (best >> 20) & 0xF:

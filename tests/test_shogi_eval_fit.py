@@ -43,7 +43,7 @@ def _positions(count: int, seed: int) -> list[ShogiGame]:
                 break
             game.play(rng.choice(moves))
         if game.legal_moves() and not game.in_check():
-            result.append(ShogiGame(game.sfen()))
+            result.append(ShogiGame(game.sfen(), evaluation="full"))
     return result
 
 
