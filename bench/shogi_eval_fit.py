@@ -399,12 +399,20 @@ def fitted_tables(delta: np.ndarray) -> ev.Tables:
 
 
 def _rows(table: tuple[tuple[int, ...], ...], width: int) -> str:
-    """A table as Python source, ``width`` numbers a line."""
+    """A table as Python source, ``width`` numbers a line in columns (half as many when a
+    line would pass the 100 characters the project's lines keep to).
+    """
     lines = ["("]
     for row in table:
         lines.append("    (")
         for start in range(0, len(row), width):
-            lines.append("        " + ", ".join(str(v) for v in row[start:start + width]) + ",")
+            chunk = row[start:start + width]
+            text = "       " + "".join(f"{v:>4}," for v in chunk)
+            if len(text) > 100:
+                half = (len(chunk) + 1) // 2
+                text = "       " + "".join(f"{v:>4}," for v in chunk[:half]) + "\n" \
+                    + "       " + "".join(f"{v:>4}," for v in chunk[half:])
+            lines.append(text)
         lines.append("    ),")
     lines.append(")")
     return "\n".join(lines)
