@@ -76,6 +76,6 @@ def test_the_evaluation_with_it_is_colour_symmetric_on_positions_of_our_games() 
 
 def test_the_full_evaluation_adds_the_term_only_in_the_kingzone_tables() -> None:
     sfen = "4k4/9/9/9/5R3/9/9/9/K8 b G 1"
-    base = ShogiGame(sfen).evaluate()
+    base = ShogiGame(sfen, evaluation="full").evaluate()
     with_zone = ShogiGame(sfen, evaluation="kingzone").evaluate()
     assert with_zone - base == 4 * ev.KING_ZONE.zone  # black to move, white's king pressed

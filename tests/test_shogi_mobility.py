@@ -32,7 +32,7 @@ def test_white_counts_against_black_and_the_start_is_even() -> None:
 def test_the_full_evaluation_adds_its_weight_per_square() -> None:
     line = ["7g7f", "3c3d", "2g2f"]
     without = ShogiGame(START, line, evaluation="nomobility")
-    full = ShogiGame(START, line)
+    full = ShogiGame(START, line, evaluation="full")
     squares = ev.slider_mobility(full.board.pieces)
     assert squares != 0
     # White to move: the evaluation is white's view, black's mobility counts against it.

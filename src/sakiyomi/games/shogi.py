@@ -46,6 +46,7 @@ PROMOTION = 1 << 14
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
+DEFAULT_EVALUATION = ev.DEFAULT
 _QUIET_PROMOTERS = frozenset((cs.PAWN, cs.LANCE, cs.ROOK))  # promoted in quiescence
 MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
@@ -54,7 +55,7 @@ class ShogiGame:
     """A shogi position with its history (Game protocol over ``cshogi.Board``)."""
 
     def __init__(self, sfen: str = START, moves: Sequence[str] = (), *,
-                 evaluation: str = "full", mate_plies: int = 1) -> None:
+                 evaluation: str = ev.DEFAULT, mate_plies: int = 1) -> None:
         try:
             self.board = cs.new_board(sfen)
         except ValueError as exc:

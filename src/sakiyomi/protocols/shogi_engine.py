@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.games.shogi import DEFAULT_EVALUATION, ShogiGame
 from sakiyomi.protocols.engine_loop import GoSession
 from sakiyomi.protocols.memory import entries_for
 from sakiyomi.protocols.report import closing_info, info_line
@@ -72,7 +72,7 @@ class Options:
     # machine's load costs, measured.  50 ms, as UCI's Move Overhead.
     byoyomi_margin_ms: int = 50
     mate_probe_nodes: int = 3000
-    evaluation: str = "full"  # shogi_eval.EVALUATIONS: "full", "nomobility" or "komawari"
+    evaluation: str = DEFAULT_EVALUATION  # one of shogi_eval.EVALUATIONS
     mate_plies: int = 1  # mate detection at every node: 0 off, 1 or 3 plies
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.

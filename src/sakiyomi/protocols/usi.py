@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from sakiyomi import __version__
 from sakiyomi.game import GameError
-from sakiyomi.games.shogi import EVALUATIONS, ShogiGame, parse_position
+from sakiyomi.games.shogi import DEFAULT_EVALUATION, EVALUATIONS, ShogiGame, parse_position
 from sakiyomi.inputs import shown
 from sakiyomi.protocols.engine_loop import (
     GoSession,
@@ -55,8 +55,8 @@ _OPTION_LINES = (
     "option name ByoyomiMargin type spin default 50 min 0 max 10000",
     "option name MateProbeNodes type spin default 3000 min 0 max 10000000",
     *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
-    "option name Evaluation type combo default full " + " ".join(f"var {name}" for name in
-                                                               EVALUATIONS),
+    f"option name Evaluation type combo default {DEFAULT_EVALUATION} "
+    + " ".join(f"var {name}" for name in EVALUATIONS),
     "option name MatePlies type combo default 1 var 0 var 1 var 3",
 )
 
