@@ -363,6 +363,16 @@ class ChessGame:
             return endgame_value(self.board, value)
         return value
 
+    def table_values(self) -> tuple[int, int]:
+        """Material plus piece-square values (middlegame, endgame), White's view, untapered:
+        the incrementally kept sums ``evaluate`` starts from (for ``chess_eval_parts``).
+        """
+        return self._mg, self._eg
+
+    def table_phase(self) -> int:
+        """The game phase by the pieces on the board (N/B 1, R 2, Q 4), not capped."""
+        return self._phase
+
     def key(self) -> int:
         return self._keys[-1]
 

@@ -89,26 +89,45 @@ _NEIGHBOURS = [(_FILES[f - 1] if f > 0 else 0) | (_FILES[f + 1] if f < 7 else 0)
 _cache: dict[int, tuple[int, int]] = {}
 
 
-def _side(own: int, other: int, color: bool) -> tuple[int, int]:
-    """Middlegame and endgame pawn terms of one side (positive = good for that side)."""
+def _side_parts(own: int, other: int, color: bool) -> tuple[int, int, int, int]:
+    """One side's passed-pawn bonus (middlegame, endgame), its isolated pawns and its pawns
+    beyond the first on a file (counts).
+    """
     file_ahead, sides_ahead = _FRONT[color]
     all_pawns = own | other
-    mg = eg = 0
+    passed_mg = passed_eg = isolated = doubled = 0
     for sq in chess.scan_forward(own):
-        file = sq & 7
         if not (all_pawns & file_ahead[sq] or other & sides_ahead[sq]):
             rank = sq >> 3 if color else 7 - (sq >> 3)
-            mg += PASSED_MG[rank]
-            eg += PASSED_EG[rank]
-        if not own & _NEIGHBOURS[file]:
-            mg -= ISOLATED_MG
-            eg -= ISOLATED_EG
+            passed_mg += PASSED_MG[rank]
+            passed_eg += PASSED_EG[rank]
+        if not own & _NEIGHBOURS[sq & 7]:
+            isolated += 1
     for file_bb in _FILES:
         extra = _POPCOUNT(own & file_bb) - 1
         if extra > 0:
-            mg -= DOUBLED_MG * extra
-            eg -= DOUBLED_EG * extra
-    return mg, eg
+            doubled += extra
+    return passed_mg, passed_eg, isolated, doubled
+
+
+def _side(own: int, other: int, color: bool) -> tuple[int, int]:
+    """Middlegame and endgame pawn terms of one side (positive = good for that side)."""
+    passed_mg, passed_eg, isolated, doubled = _side_parts(own, other, color)
+    return (passed_mg - ISOLATED_MG * isolated - DOUBLED_MG * doubled,
+            passed_eg - ISOLATED_EG * isolated - DOUBLED_EG * doubled)
+
+
+def pawn_parts(white_pawns: int, black_pawns: int) -> dict[str, tuple[int, int]]:
+    """The pawn terms one by one (passed, isolated, doubled), each (middlegame, endgame)
+    from White's view; they add up to ``pawn_terms``.  Uncached: for the evaluation fit
+    (``chess_eval_parts``), not the search.
+    """
+    w = _side_parts(white_pawns, black_pawns, True)
+    b = _side_parts(black_pawns, white_pawns, False)
+    isolated, doubled = w[2] - b[2], w[3] - b[3]
+    return {"passed": (w[0] - b[0], w[1] - b[1]),
+            "isolated": (-ISOLATED_MG * isolated, -ISOLATED_EG * isolated),
+            "doubled": (-DOUBLED_MG * doubled, -DOUBLED_EG * doubled)}
 
 
 def pawn_terms(white_pawns: int, black_pawns: int) -> tuple[int, int]:
@@ -183,6 +202,16 @@ def piece_terms(board: chess.Board) -> tuple[int, int]:
     pawns, rooks, kings = board.pawns, board.rooks, board.kings
     w_mg, w_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.WHITE], True)
     b_mg, b_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.BLACK], False)
+    return w_mg - b_mg, w_eg - b_eg
+
+
+def rook_files(board: chess.Board) -> tuple[int, int]:
+    """The rook-file part of ``piece_terms`` alone (the king shelter left out): for the
+    evaluation fit (``chess_eval_parts``).
+    """
+    pawns, rooks = board.pawns, board.rooks
+    w_mg, w_eg = _piece_side(pawns, rooks, 0, board.occupied_co[chess.WHITE], True)
+    b_mg, b_eg = _piece_side(pawns, rooks, 0, board.occupied_co[chess.BLACK], False)
     return w_mg - b_mg, w_eg - b_eg
 
 
