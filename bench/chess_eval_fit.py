@@ -121,6 +121,45 @@ def rms(error: np.ndarray) -> float:
     return round(float(np.sqrt(np.mean(error ** 2))), 1)
 
 
+def win_chance(centipawns: np.ndarray) -> np.ndarray:
+    """The usual logistic map of a score to an expected result (400 cp: 10 to 1)."""
+    return np.asarray(1 / (1 + 10 ** (-centipawns / 400)))
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Weights minimising the squared difference of expected results (Texel's loss), by
+    Gauss-Newton steps from ``start``: big scores, where tactics beyond a static evaluation
+    decide, count less than in the plain least squares.
+    """
+    target = win_chance(y)
+    weights = start.copy()
+    for _ in range(30):
+        predicted = win_chance(x @ weights)
+        slope = predicted * (1 - predicted) * np.log(10) / 400
+        step = np.linalg.lstsq(x * slope[:, None], target - predicted, rcond=None)[0]
+        weights += step
+        if np.max(np.abs(step)) < 1e-4:
+            break
+    return weights
+
+
+def describe(weights: np.ndarray, columns: list[int], x: np.ndarray, y: np.ndarray,
+             train: slice, test: slice) -> dict[str, object]:
+    """RMS and logistic loss of ``weights`` on both halves, and the weights themselves,
+    also relative to material's (by phase).
+    """
+    mg, eg = weights[NAMES.index("material_mg")], weights[NAMES.index("material_eg")]
+    relative = [weights[i] / (mg if NAMES[i].endswith("_mg") else eg if NAMES[i].endswith(
+        "_eg") else 1.0) for i in range(len(NAMES))]
+    return {"rms_train": rms(x[train] @ weights - y[train]),
+            "rms_test": rms(x[test] @ weights - y[test]),
+            "logistic_rms_test": round(float(np.sqrt(np.mean(
+                (win_chance(x[test] @ weights) - win_chance(y[test])) ** 2))), 4),
+            "multipliers": {NAMES[i]: round(float(weights[i]), 3) for i in columns},
+            "relative_to_material": {NAMES[i]: round(float(relative[i]), 3)
+                                     for i in columns}}
+
+
 def fit(args: argparse.Namespace) -> None:
     """Fit the multipliers on even lines, measure on odd ones; print one JSON object."""
     rows, targets = [], []
@@ -138,27 +177,68 @@ def fit(args: argparse.Namespace) -> None:
     scale = float(np.dot(current[train], y[train]) / np.dot(current[train], current[train]))
     report: dict[str, object] = {
         "positions": len(y), "train": len(y[train]), "test": len(y[test]),
-        "rms_test_zero": rms(y[test]), "rms_test_in_use": rms(current[test] - y[test]),
-        "scale_in_use": round(scale, 3), "rms_test_in_use_scaled": rms(
-            scale * current[test] - y[test])}
-    for name, columns in (("in_use_terms", [i for i, on in enumerate(use) if on]),
-                          ("in_use_terms_tempo", [*(i for i, on in enumerate(use) if on),
-                                                  NAMES.index("tempo")]),
+        "rms_test_zero": rms(y[test]),
+        "in_use": describe(use, [], x, y, train, test),
+        "in_use_scaled": describe(scale * use, [], x, y, train, test) | {
+            "scale": round(scale, 3)}}
+    on = [i for i, flag in enumerate(use) if flag]
+    for name, columns in (("in_use_terms", on),
+                          ("in_use_terms_tempo", [*on, NAMES.index("tempo")]),
                           ("all_terms", [i for i, n in enumerate(NAMES)
                                          if n != "king_attack_eg"])):
         weights = np.zeros(len(NAMES))
         weights[columns] = np.linalg.lstsq(x[train][:, columns], y[train], rcond=None)[0]
-        relative = weights.copy()
-        mg, eg = weights[NAMES.index("material_mg")], weights[NAMES.index("material_eg")]
-        for i, n in enumerate(NAMES):
-            relative[i] = weights[i] / (mg if n.endswith("_mg") else eg if n.endswith(
-                "_eg") else 1.0)
-        report[name] = {
-            "rms_train": rms(x[train] @ weights - y[train]),
-            "rms_test": rms(x[test] @ weights - y[test]),
-            "multipliers": {NAMES[i]: round(float(weights[i]), 3) for i in columns},
-            "relative_to_material": {NAMES[i]: round(float(relative[i]), 3) for i in columns}}
+        report[name] = describe(weights, columns, x, y, train, test)
+        logistic = np.zeros(len(NAMES))
+        logistic[columns] = fit_logistic(x[train][:, columns], y[train], weights[columns])
+        report[name + "_logistic"] = describe(logistic, columns, x, y, train, test)
+        # The same fit on the other half: how far the multipliers move with the sample.
+        other = np.zeros(len(NAMES))
+        other[columns] = np.linalg.lstsq(x[test][:, columns], y[test], rcond=None)[0]
+        report[name + "_other_half"] = describe(other, columns, x, y, test, train)
+    report["candidate"] = candidate(report, x, y, train, test)
     print(json.dumps(report, indent=1))
+
+
+def candidate(report: dict[str, object], x: np.ndarray, y: np.ndarray, train: slice,
+              test: slice) -> dict[str, object]:
+    """The weights to try in the engine: the all-terms fit, where its two halves agree.
+
+    Every endgame part stays as written: the sample holds no position inside the endgame
+    rules (phase <= ENDGAME_PHASE), where those parts weigh most, so a fitted endgame
+    multiplier would be an extrapolation there.  A middlegame multiplier (relative to
+    material) is *stable* when the fits on either half give it the
+    same sign and differ by less than a factor 1.5.  Unstable ones stay as written (1), stable
+    negative ones become 0 (the data do not want the term), and the stable rest are fitted
+    again with those held fixed (their contribution taken off the target, scaled by
+    material's multiplier of their phase, a few rounds until that settles).
+    """
+    halves = [report[name] for name in ("all_terms", "all_terms_other_half")]
+    first, second = (dict(h["relative_to_material"]) for h in halves)  # type: ignore[index]
+    fixed: dict[str, float] = {}
+    for name, a in first.items():
+        b = second[name]
+        if name.startswith("material") or name == "king_attack_eg":
+            continue
+        if name.endswith("_eg") or a * b <= 0 or max(abs(a), abs(b)) > 1.5 * min(abs(a), abs(b)):
+            fixed[name] = 1.0
+        elif a < 0:
+            fixed[name] = 0.0
+    free = [i for i, n in enumerate(NAMES) if n not in fixed and n != "king_attack_eg"]
+    held = [NAMES.index(n) for n in fixed]
+    values = np.array([fixed[NAMES[i]] for i in held])
+    weights = np.zeros(len(NAMES))
+    scale_mg = scale_eg = 1.0
+    for _ in range(10):
+        scales = np.array([scale_mg if NAMES[i].endswith("_mg") else scale_eg for i in held])
+        weights[held] = values * scales
+        rest = y[train] - x[train][:, held] @ weights[held]
+        weights[free] = np.linalg.lstsq(x[train][:, free], rest, rcond=None)[0]
+        scale_mg = weights[NAMES.index("material_mg")]
+        scale_eg = weights[NAMES.index("material_eg")]
+    result = describe(weights, [*free, *held], x, y, train, test)
+    result["fixed"] = fixed
+    return result
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Self
 
 import chess
@@ -44,6 +44,7 @@ from sakiyomi.games.chess_terms import (
     king_attack,
     mobility,
     piece_terms,
+    set_weights,
     structure_terms,
 )
 
@@ -57,21 +58,60 @@ LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no p
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
 
-def _tables() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
-    """[colour][piece type][square] material + PST values, White's view (Black's negated)."""
+def _tables(mg_scale: float = 1.0, eg_scale: float = 1.0
+            ) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+    """[colour][piece type][square] material + PST values, White's view (Black's negated);
+    the piece-square part (not the material) times ``mg_scale`` / ``eg_scale``, rounded.
+    """
     mg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     eg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     for piece in range(1, 7):
         for sq in range(64):
-            white_index = sq ^ 56  # the published tables start at a8
-            mg[1][piece][sq] = MG_VALUE[piece - 1] + MG_TABLES[piece - 1][white_index]
-            eg[1][piece][sq] = EG_VALUE[piece - 1] + EG_TABLES[piece - 1][white_index]
-            mg[0][piece][sq] = -(MG_VALUE[piece - 1] + MG_TABLES[piece - 1][sq])
-            eg[0][piece][sq] = -(EG_VALUE[piece - 1] + EG_TABLES[piece - 1][sq])
+            for color, index, sign in ((1, sq ^ 56, 1), (0, sq, -1)):  # tables start at a8
+                mg[color][piece][sq] = sign * (MG_VALUE[piece - 1] + round(
+                    mg_scale * MG_TABLES[piece - 1][index]))
+                eg[color][piece][sq] = sign * (EG_VALUE[piece - 1] + round(
+                    eg_scale * EG_TABLES[piece - 1][index]))
     return mg, eg
 
 
 _MG, _EG = _tables()
+TEMPO = 0  # centipawns for the side to move (``set_eval_weights``)
+
+
+def set_eval_weights(multipliers: Mapping[str, float]) -> None:
+    """Weight the evaluation's terms by ``multipliers`` (feature names of
+    ``chess_eval_parts``: "tables_mg", "mobility_eg", ..., "tempo" in centipawns; a name left
+    out keeps its weight as written, an empty mapping restores them all).  Module state: it
+    holds for every ChessGame built afterwards (a game keeps the table sums it started with),
+    so self-play of two weightings sets them before each search, as it sets the class
+    switches.  Material values never change: the fit measures the terms against them.
+    """
+    global _MG, _EG, TEMPO  # play and evaluate read module constants
+    _MG, _EG = _tables(multipliers.get("tables_mg", 1.0), multipliers.get("tables_eg", 1.0))
+    TEMPO = round(multipliers.get("tempo", 0.0))
+    set_weights(multipliers)
+
+
+# Multipliers of the terms fitted to Stockfish's scores of our own positions (session 22,
+# bench/chess_eval_fit.py ``candidate``, s22-eval-fit.json; relative to material, whose values
+# stay as written; the endgame parts and the terms whose fit was unstable as written).  The
+# terms it weights are switched on with it (PIECE_TERMS, MOBILITY, KING_ATTACK).
+FITTED_WEIGHTS: dict[str, float] = {
+    "doubled_mg": 9.11,
+    "bishop_pair_mg": 1.41,
+    "rook_files_mg": 4.81,
+    "shelter_mg": 2.98,
+    "mobility_mg": 4.05,
+    "king_attack_mg": 1.28,
+    "tempo": 7.4,
+    "tables_mg": 0.0,
+}
+# The engine's weights (empty: as written).
+EVAL_WEIGHTS: dict[str, float] = {}
+set_eval_weights(EVAL_WEIGHTS)
+
+
 _PHASE = (0, *PHASE_WEIGHT)  # indexed by python-chess piece type (1..6)
 _rng = random.Random(0x5A81_0001)  # fixed seed: keys are the same in every process
 _Z: list[list[list[int]]] = [[[_rng.getrandbits(64) for _ in range(64)] for _ in range(7)]
@@ -358,7 +398,7 @@ class ChessGame:
             mg += king_attack(self.board)[0]  # its endgame part is always 0
         score = mg * phase + eg * (PHASE_TOTAL - phase)
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
-        value = (score if self.board.turn else -score) // PHASE_TOTAL
+        value = (score if self.board.turn else -score) // PHASE_TOTAL + TEMPO
         if phase <= ENDGAME_PHASE:
             return endgame_value(self.board, value)
         return value

@@ -39,6 +39,8 @@ values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import chess
 
 # Bonus for a passed pawn by its rank counted from its own side (index 1 = second rank).
@@ -399,3 +401,48 @@ def king_attack(board: chess.Board) -> tuple[int, int]:
     white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
     return (_attack_cost(_attack_danger(board, black, white, chess.BLACK))
             - _attack_cost(_attack_danger(board, white, black, chess.WHITE)), 0)
+
+
+# The constants above as written, for ``set_weights`` to scale (by python-chess piece type or
+# rank where they are tuples).
+_BASE: dict[str, int | tuple[int, ...]] = {
+    "PASSED_MG": PASSED_MG, "PASSED_EG": PASSED_EG, "ISOLATED_MG": ISOLATED_MG,
+    "ISOLATED_EG": ISOLATED_EG, "DOUBLED_MG": DOUBLED_MG, "DOUBLED_EG": DOUBLED_EG,
+    "BISHOP_PAIR_MG": BISHOP_PAIR_MG, "BISHOP_PAIR_EG": BISHOP_PAIR_EG,
+    "ROOK_OPEN_MG": ROOK_OPEN_MG, "ROOK_OPEN_EG": ROOK_OPEN_EG,
+    "ROOK_SEMI_OPEN_MG": ROOK_SEMI_OPEN_MG, "ROOK_SEMI_OPEN_EG": ROOK_SEMI_OPEN_EG,
+    "SHELTER_MG": SHELTER_MG, "MOBILITY_MG": MOBILITY_MG, "MOBILITY_EG": MOBILITY_EG,
+    "KING_ATTACK_CAP": KING_ATTACK_CAP}
+# Which multiplier (a feature name of ``chess_eval_parts``) scales which constant.
+_SCALED_BY = {
+    "PASSED_MG": "passed_mg", "PASSED_EG": "passed_eg", "ISOLATED_MG": "isolated_mg",
+    "ISOLATED_EG": "isolated_eg", "DOUBLED_MG": "doubled_mg", "DOUBLED_EG": "doubled_eg",
+    "BISHOP_PAIR_MG": "bishop_pair_mg", "BISHOP_PAIR_EG": "bishop_pair_eg",
+    "ROOK_OPEN_MG": "rook_files_mg", "ROOK_OPEN_EG": "rook_files_eg",
+    "ROOK_SEMI_OPEN_MG": "rook_files_mg", "ROOK_SEMI_OPEN_EG": "rook_files_eg",
+    "SHELTER_MG": "shelter_mg", "MOBILITY_MG": "mobility_mg", "MOBILITY_EG": "mobility_eg",
+    "KING_ATTACK_CAP": "king_attack_mg"}
+_caches: dict[tuple[tuple[str, float], ...], dict[int, tuple[int, int]]] = {(): _cache}
+
+
+def set_weights(multipliers: Mapping[str, float]) -> None:
+    """Scale the terms' constants by ``multipliers`` (feature names of ``chess_eval_parts``:
+    "passed_mg", "mobility_eg", ...; a name left out keeps its constant as written), rounded
+    to whole centipawns.  The king attack's cost, danger^2 / divisor capped, is scaled through
+    its divisor and cap.  Module state, like the class switches of ``ChessGame``: the
+    evaluation of every game changes.  Each set of weights keeps its own pawn table, so that
+    switching back and forth (self-play of two weightings) does not empty it.
+    """
+    global _cache, KING_ATTACK_DIVISOR  # the evaluation reads them
+    values = globals()
+    for name, base in _BASE.items():
+        factor = multipliers.get(_SCALED_BY[name], 1.0)
+        values[name] = (tuple(round(v * factor) for v in base) if isinstance(base, tuple)
+                        else round(base * factor))
+    factor = multipliers.get("king_attack_mg", 1.0)
+    KING_ATTACK_DIVISOR = round(_BASE_DIVISOR / factor) if factor > 0 else 1 << 60
+    key = tuple(sorted((k, v) for k, v in multipliers.items() if v != 1.0))
+    _cache = _caches.setdefault(key, {})
+
+
+_BASE_DIVISOR = KING_ATTACK_DIVISOR
