@@ -4,11 +4,13 @@ and they are colour-symmetric."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import chess
 import pytest
 
-from sakiyomi.games.chess import ChessGame
+from sakiyomi.games import chess_terms
+from sakiyomi.games.chess import EVAL_WEIGHTS, FITTED_WEIGHTS, ChessGame, set_eval_weights
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE
 from sakiyomi.games.chess_eval_parts import NAMES, features, in_use, phase, white_parts
 from sakiyomi.games.chess_pst import PHASE_TOTAL
@@ -82,3 +84,57 @@ def test_a_rook_on_an_open_file_is_a_rook_file_term_not_a_shelter_one() -> None:
     parts = white_parts(ChessGame(board))
     assert parts["rook_files"][0] > 0
     assert parts["shelter"] == (0, 0)
+
+
+@pytest.fixture
+def restore_weights() -> Iterator[None]:
+    """Put the engine's own weights back after a test that changes them."""
+    yield
+    set_eval_weights(EVAL_WEIGHTS)
+
+
+def _weights_of(multipliers: dict[str, float]) -> list[float]:
+    """``multipliers`` as weights of the features (a term left out: 1; tempo: 0)."""
+    return [multipliers.get(name, 0.0 if name == "tempo" else 1.0) for name in NAMES]
+
+
+@pytest.mark.usefixtures("restore_weights")
+def test_fitted_weights_evaluate_as_the_weighted_features() -> None:
+    # Every constant is rounded to whole centipawns after scaling, so the evaluation is the
+    # weighted sum of the features up to that rounding (a few centipawns).
+    weights = _weights_of(FITTED_WEIGHTS)
+    for board in _middlegames(100, seed=17):
+        set_eval_weights({})
+        row = features(AllTermsGame(board))
+        set_eval_weights(FITTED_WEIGHTS)
+        value = AllTermsGame(board).evaluate()
+        assert abs(value - sum(f * w for f, w in zip(row, weights, strict=True))) <= 6
+        assert AllTermsGame(board.mirror()).evaluate() == value, board.fen()
+
+
+@pytest.mark.usefixtures("restore_weights")
+def test_empty_weights_restore_the_evaluation_as_written() -> None:
+    boards = _middlegames(50, seed=19)
+    set_eval_weights({})
+    before = [AllTermsGame(board).evaluate() for board in boards]
+    set_eval_weights({"mobility_mg": 3.0, "tables_eg": 0.5, "tempo": 9.0})
+    changed = [AllTermsGame(board).evaluate() for board in boards]
+    set_eval_weights({})
+    assert [AllTermsGame(board).evaluate() for board in boards] == before
+    assert changed != before
+
+
+@pytest.mark.usefixtures("restore_weights")
+def test_each_weighting_keeps_its_own_pawn_table() -> None:
+    # Our own position: White's c-pawns doubled, nothing else changes with the weights.
+    board = chess.Board("4k3/pp3ppp/8/8/8/2P5/P1P2PPP/4K3 w - - 0 1")
+    white, black = board.pawns & board.occupied_co[chess.WHITE], board.pawns & \
+        board.occupied_co[chess.BLACK]
+    set_eval_weights({})
+    plain = pawn_terms(white, black)
+    set_eval_weights({"doubled_mg": 3.0})
+    tripled = pawn_terms(white, black)  # a stale table entry would return ``plain``
+    assert tripled[0] - plain[0] == -2 * chess_terms.DOUBLED_MG // 3
+    assert tripled[1] == plain[1]
+    set_eval_weights({})
+    assert pawn_terms(white, black) == plain
