@@ -196,24 +196,27 @@ def fit(args: argparse.Namespace) -> None:
         other = np.zeros(len(NAMES))
         other[columns] = np.linalg.lstsq(x[test][:, columns], y[test], rcond=None)[0]
         report[name + "_other_half"] = describe(other, columns, x, y, test, train)
-    report["candidate"] = candidate(report, x, y, train, test)
+    report["candidate"] = candidate(report, "all_terms", x, y, train, test)
+    # The same for the terms in use only (no term switched on: no cost per node).
+    report["candidate_in_use"] = candidate(report, "in_use_terms_tempo", x, y, train, test)
     print(json.dumps(report, indent=1))
 
 
-def candidate(report: dict[str, object], x: np.ndarray, y: np.ndarray, train: slice,
-              test: slice) -> dict[str, object]:
-    """The weights to try in the engine: the all-terms fit, where its two halves agree.
+def candidate(report: dict[str, object], terms: str, x: np.ndarray, y: np.ndarray,
+              train: slice, test: slice) -> dict[str, object]:
+    """The weights to try in the engine: the fit of ``terms`` (a key of ``report``:
+    "all_terms", "in_use_terms_tempo"), where its two halves agree.
 
     Every endgame part stays as written: the sample holds no position inside the endgame
     rules (phase <= ENDGAME_PHASE), where those parts weigh most, so a fitted endgame
     multiplier would be an extrapolation there.  A middlegame multiplier (relative to
-    material) is *stable* when the fits on either half give it the
-    same sign and differ by less than a factor 1.5.  Unstable ones stay as written (1), stable
-    negative ones become 0 (the data do not want the term), and the stable rest are fitted
+    material) is *stable* when the fits on either half give it the same sign and differ by
+    less than a factor 1.5.  Unstable ones stay as written (1; no tempo), stable negative
+    ones become 0 (the data do not want the term), and the stable rest are fitted
     again with those held fixed (their contribution taken off the target, scaled by
     material's multiplier of their phase, a few rounds until that settles).
     """
-    halves = [report[name] for name in ("all_terms", "all_terms_other_half")]
+    halves = [report[name] for name in (terms, terms + "_other_half")]
     first, second = (dict(h["relative_to_material"]) for h in halves)  # type: ignore[index]
     fixed: dict[str, float] = {}
     for name, a in first.items():
@@ -221,10 +224,10 @@ def candidate(report: dict[str, object], x: np.ndarray, y: np.ndarray, train: sl
         if name.startswith("material") or name == "king_attack_eg":
             continue
         if name.endswith("_eg") or a * b <= 0 or max(abs(a), abs(b)) > 1.5 * min(abs(a), abs(b)):
-            fixed[name] = 1.0
+            fixed[name] = 0.0 if name == "tempo" else 1.0  # the weight as written
         elif a < 0:
             fixed[name] = 0.0
-    free = [i for i, n in enumerate(NAMES) if n not in fixed and n != "king_attack_eg"]
+    free = [NAMES.index(n) for n in first if n not in fixed and n != "king_attack_eg"]
     held = [NAMES.index(n) for n in fixed]
     values = np.array([fixed[NAMES[i]] for i in held])
     weights = np.zeros(len(NAMES))
