@@ -31,7 +31,13 @@ from dataclasses import replace
 
 import chess
 
-from sakiyomi.games.chess import EVAL_WEIGHTS, FITTED_WEIGHTS, ChessGame, set_eval_weights
+from sakiyomi.games.chess import (
+    EVAL_WEIGHTS,
+    FITTED_IN_USE_WEIGHTS,
+    FITTED_WEIGHTS,
+    ChessGame,
+    set_eval_weights,
+)
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG, think
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig
@@ -70,6 +76,7 @@ VARIANTS: dict[str, SearchConfig] = {
     # ``FITTED_WEIGHTS``); "written": the terms on, at the weights as written.
     "fitted": CHESS_CONFIG,
     "written": CHESS_CONFIG,
+    "fitted-in-use": CHESS_CONFIG,  # the terms in use, weighted by their own fit
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
@@ -92,7 +99,8 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "written": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
 }
 # Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).
-WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {}}
+WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {},
+                                           "fitted-in-use": FITTED_IN_USE_WEIGHTS}
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
     "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK")}
 

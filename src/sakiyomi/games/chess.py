@@ -107,6 +107,9 @@ FITTED_WEIGHTS: dict[str, float] = {
     "tempo": 7.4,
     "tables_mg": 0.0,
 }
+# The same fit for the terms in use alone (``candidate_in_use``): no term switched on, so no
+# cost per node.
+FITTED_IN_USE_WEIGHTS: dict[str, float] = {"tables_mg": 0.27, "doubled_mg": 11.91}
 # The engine's weights (empty: as written).
 EVAL_WEIGHTS: dict[str, float] = {}
 set_eval_weights(EVAL_WEIGHTS)
