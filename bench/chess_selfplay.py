@@ -77,6 +77,8 @@ VARIANTS: dict[str, SearchConfig] = {
     "fitted": CHESS_CONFIG,
     "written": CHESS_CONFIG,
     "fitted-in-use": CHESS_CONFIG,  # the terms in use, weighted by their own fit
+    # No null move and no late-move pruning where a king is attacked (session 22).
+    "guard": replace(CHESS_CONFIG, guard_king_danger=True),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})

@@ -42,6 +42,7 @@ from sakiyomi.games.chess_pst import (
 from sakiyomi.games.chess_see import see
 from sakiyomi.games.chess_terms import (
     king_attack,
+    king_danger_peak,
     mobility,
     piece_terms,
     set_weights,
@@ -177,6 +178,8 @@ class ChessGame:
     # King attack (``chess_terms.king_attack``: the enemy pieces whose attacks reach the king's
     # zone, weighted and squared, while the enemy has a queen); session 21.
     KING_ATTACK = False
+    # The danger count from which ``king_in_danger`` answers True (session 22).
+    KING_DANGER_GUARD = 300  # about one quiet position of ours in six (s22-summary.md)
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -653,6 +656,14 @@ class ChessGame:
         """Passing is a sound probe only with a piece besides king and pawns (zugzwang)."""
         b = self.board
         return bool(b.occupied_co[b.turn] & ~(b.pawns | b.kings))
+
+    def king_in_danger(self) -> bool:
+        """Whether either king's attack danger (``chess_terms.king_danger_peak``) reaches
+        ``KING_DANGER_GUARD``: the searcher then neither passes nor prunes late quiet moves
+        here (``SearchConfig.guard_king_danger``), since the quiet moves of an attack or its
+        defence are the ones those prune.
+        """
+        return king_danger_peak(self.board) >= self.KING_DANGER_GUARD
 
     def __str__(self) -> str:
         return diagram(self.board)

@@ -446,3 +446,13 @@ def set_weights(multipliers: Mapping[str, float]) -> None:
 
 
 _BASE_DIVISOR = KING_ATTACK_DIVISOR
+
+
+def king_danger_peak(board: chess.Board) -> int:
+    """The larger of the two kings' attack dangers (the count of ``king_attack``, before it
+    is squared): how sharp the position is around either king, for the search's pruning
+    guard (``ChessGame.king_in_danger``).
+    """
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    return max(_attack_danger(board, white, black, chess.WHITE),
+               _attack_danger(board, black, white, chess.BLACK))
