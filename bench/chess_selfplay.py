@@ -26,11 +26,18 @@ import math
 import multiprocessing
 import os
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 
 import chess
 
-from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.chess import (
+    EVAL_WEIGHTS,
+    FITTED_IN_USE_WEIGHTS,
+    FITTED_WEIGHTS,
+    ChessGame,
+    set_eval_weights,
+)
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG, think
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.searcher import SearchConfig
@@ -65,6 +72,13 @@ VARIANTS: dict[str, SearchConfig] = {
     # Narrower futility margins at remaining depth 1-2 (the engine's: 200, 450).
     "futility-narrow": replace(CHESS_CONFIG, futility_margins=(0, 150, 300)),
     "king-attack": CHESS_CONFIG,
+    # Session 22: every term on, weighted by the fit to Stockfish (bench/chess_eval_fit.py,
+    # ``FITTED_WEIGHTS``); "written": the terms on, at the weights as written.
+    "fitted": CHESS_CONFIG,
+    "written": CHESS_CONFIG,
+    "fitted-in-use": CHESS_CONFIG,  # the terms in use, weighted by their own fit
+    # No null move and no late-move pruning where a king is attacked (session 22).
+    "guard": replace(CHESS_CONFIG, guard_king_danger=True),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
@@ -83,9 +97,17 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "mobility": {"MOBILITY": True},
     # With the king-attack term (session 21).
     "king-attack": {"KING_ATTACK": True},
+    "fitted": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
+    "written": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
 }
+# Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).
+WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {},
+                                           "fitted-in-use": FITTED_IN_USE_WEIGHTS}
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
     "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK")}
+
+
+_weights_in_use: Mapping[str, float] = EVAL_WEIGHTS
 
 
 def switches_of(variant: str) -> dict[str, bool]:
@@ -94,9 +116,16 @@ def switches_of(variant: str) -> dict[str, bool]:
 
 
 def apply_switches(variant: str) -> None:
-    """Set ChessGame's class switches to ``variant``'s (before each of its searches)."""
+    """Set ChessGame's class switches and the evaluation's weights to ``variant``'s (before
+    each of its searches).
+    """
     for name, value in switches_of(variant).items():
         setattr(ChessGame, name, value)
+    weights = WEIGHTS.get(variant, EVAL_WEIGHTS)
+    global _weights_in_use
+    if weights is not _weights_in_use:
+        set_eval_weights(weights)
+        _weights_in_use = weights
 
 
 def opening(seed: int, plies: int) -> list[chess.Move]:

@@ -347,6 +347,18 @@ class QuietChecks(Protocol[M_contra]):
 
 
 @runtime_checkable
+class KingDanger(Protocol):
+    """Tells whether a king is under attack here (chess: enough enemy pieces reach its zone),
+    for ``SearchConfig.guard_king_danger``: no null move and no late-move pruning at such a
+    node, where a quiet move may be the attack or the only defence.
+    """
+
+    def king_in_danger(self) -> bool:
+        """True when the position is sharp around a king."""
+        ...
+
+
+@runtime_checkable
 class NoisyGains(Protocol[M_contra]):
     """How much a noisy move can win at most, in evaluation units (chess: the captured piece,
     plus a promotion's gain): quiescence may skip a move that could not lift the static value

@@ -24,7 +24,7 @@ a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Self
 
 import chess
@@ -42,8 +42,10 @@ from sakiyomi.games.chess_pst import (
 from sakiyomi.games.chess_see import see
 from sakiyomi.games.chess_terms import (
     king_attack,
+    king_danger_peak,
     mobility,
     piece_terms,
+    set_weights,
     structure_terms,
 )
 
@@ -57,21 +59,63 @@ LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no p
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
 
-def _tables() -> tuple[list[list[list[int]]], list[list[list[int]]]]:
-    """[colour][piece type][square] material + PST values, White's view (Black's negated)."""
+def _tables(mg_scale: float = 1.0, eg_scale: float = 1.0
+            ) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+    """[colour][piece type][square] material + PST values, White's view (Black's negated);
+    the piece-square part (not the material) times ``mg_scale`` / ``eg_scale``, rounded.
+    """
     mg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     eg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     for piece in range(1, 7):
         for sq in range(64):
-            white_index = sq ^ 56  # the published tables start at a8
-            mg[1][piece][sq] = MG_VALUE[piece - 1] + MG_TABLES[piece - 1][white_index]
-            eg[1][piece][sq] = EG_VALUE[piece - 1] + EG_TABLES[piece - 1][white_index]
-            mg[0][piece][sq] = -(MG_VALUE[piece - 1] + MG_TABLES[piece - 1][sq])
-            eg[0][piece][sq] = -(EG_VALUE[piece - 1] + EG_TABLES[piece - 1][sq])
+            for color, index, sign in ((1, sq ^ 56, 1), (0, sq, -1)):  # tables start at a8
+                mg[color][piece][sq] = sign * (MG_VALUE[piece - 1] + round(
+                    mg_scale * MG_TABLES[piece - 1][index]))
+                eg[color][piece][sq] = sign * (EG_VALUE[piece - 1] + round(
+                    eg_scale * EG_TABLES[piece - 1][index]))
     return mg, eg
 
 
 _MG, _EG = _tables()
+TEMPO = 0  # centipawns for the side to move (``set_eval_weights``)
+
+
+def set_eval_weights(multipliers: Mapping[str, float]) -> None:
+    """Weight the evaluation's terms by ``multipliers`` (feature names of
+    ``chess_eval_parts``: "tables_mg", "mobility_eg", ..., "tempo" in centipawns; a name left
+    out keeps its weight as written, an empty mapping restores them all).  Module state: it
+    holds for every ChessGame built afterwards (a game keeps the table sums it started with),
+    so self-play of two weightings sets them before each search, as it sets the class
+    switches.  Material values never change: the fit measures the terms against them.
+    """
+    global _MG, _EG, TEMPO  # play and evaluate read module constants
+    _MG, _EG = _tables(multipliers.get("tables_mg", 1.0), multipliers.get("tables_eg", 1.0))
+    TEMPO = round(multipliers.get("tempo", 0.0))
+    set_weights(multipliers)
+
+
+# Multipliers of the terms fitted to Stockfish's scores of our own positions (session 22,
+# bench/chess_eval_fit.py ``candidate``, s22-eval-fit.json; relative to material, whose values
+# stay as written; the endgame parts and the terms whose fit was unstable as written).  The
+# terms it weights are switched on with it (PIECE_TERMS, MOBILITY, KING_ATTACK).
+FITTED_WEIGHTS: dict[str, float] = {
+    "doubled_mg": 9.11,
+    "bishop_pair_mg": 1.41,
+    "rook_files_mg": 4.81,
+    "shelter_mg": 2.98,
+    "mobility_mg": 4.05,
+    "king_attack_mg": 1.28,
+    "tempo": 7.4,
+    "tables_mg": 0.0,
+}
+# The same fit for the terms in use alone (``candidate_in_use``): no term switched on, so no
+# cost per node.
+FITTED_IN_USE_WEIGHTS: dict[str, float] = {"tables_mg": 0.27, "doubled_mg": 11.91}
+# The engine's weights (empty: as written).
+EVAL_WEIGHTS: dict[str, float] = {}
+set_eval_weights(EVAL_WEIGHTS)
+
+
 _PHASE = (0, *PHASE_WEIGHT)  # indexed by python-chess piece type (1..6)
 _rng = random.Random(0x5A81_0001)  # fixed seed: keys are the same in every process
 _Z: list[list[list[int]]] = [[[_rng.getrandbits(64) for _ in range(64)] for _ in range(7)]
@@ -134,6 +178,8 @@ class ChessGame:
     # King attack (``chess_terms.king_attack``: the enemy pieces whose attacks reach the king's
     # zone, weighted and squared, while the enemy has a queen); session 21.
     KING_ATTACK = False
+    # The danger count from which ``king_in_danger`` answers True (session 22).
+    KING_DANGER_GUARD = 300  # about one quiet position of ours in six (s22-summary.md)
 
     def __init__(self, board: chess.Board | None = None) -> None:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
@@ -358,10 +404,20 @@ class ChessGame:
             mg += king_attack(self.board)[0]  # its endgame part is always 0
         score = mg * phase + eg * (PHASE_TOTAL - phase)
         # Divide after the sign flip, so that colour-mirrored positions score exactly alike.
-        value = (score if self.board.turn else -score) // PHASE_TOTAL
+        value = (score if self.board.turn else -score) // PHASE_TOTAL + TEMPO
         if phase <= ENDGAME_PHASE:
             return endgame_value(self.board, value)
         return value
+
+    def table_values(self) -> tuple[int, int]:
+        """Material plus piece-square values (middlegame, endgame), White's view, untapered:
+        the incrementally kept sums ``evaluate`` starts from (for ``chess_eval_parts``).
+        """
+        return self._mg, self._eg
+
+    def table_phase(self) -> int:
+        """The game phase by the pieces on the board (N/B 1, R 2, Q 4), not capped."""
+        return self._phase
 
     def key(self) -> int:
         return self._keys[-1]
@@ -600,6 +656,14 @@ class ChessGame:
         """Passing is a sound probe only with a piece besides king and pawns (zugzwang)."""
         b = self.board
         return bool(b.occupied_co[b.turn] & ~(b.pawns | b.kings))
+
+    def king_in_danger(self) -> bool:
+        """Whether either king's attack danger (``chess_terms.king_danger_peak``) reaches
+        ``KING_DANGER_GUARD``: the searcher then neither passes nor prunes late quiet moves
+        here (``SearchConfig.guard_king_danger``), since the quiet moves of an attack or its
+        defence are the ones those prune.
+        """
+        return king_danger_peak(self.board) >= self.KING_DANGER_GUARD
 
     def __str__(self) -> str:
         return diagram(self.board)

@@ -39,6 +39,8 @@ values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import chess
 
 # Bonus for a passed pawn by its rank counted from its own side (index 1 = second rank).
@@ -89,26 +91,45 @@ _NEIGHBOURS = [(_FILES[f - 1] if f > 0 else 0) | (_FILES[f + 1] if f < 7 else 0)
 _cache: dict[int, tuple[int, int]] = {}
 
 
-def _side(own: int, other: int, color: bool) -> tuple[int, int]:
-    """Middlegame and endgame pawn terms of one side (positive = good for that side)."""
+def _side_parts(own: int, other: int, color: bool) -> tuple[int, int, int, int]:
+    """One side's passed-pawn bonus (middlegame, endgame), its isolated pawns and its pawns
+    beyond the first on a file (counts).
+    """
     file_ahead, sides_ahead = _FRONT[color]
     all_pawns = own | other
-    mg = eg = 0
+    passed_mg = passed_eg = isolated = doubled = 0
     for sq in chess.scan_forward(own):
-        file = sq & 7
         if not (all_pawns & file_ahead[sq] or other & sides_ahead[sq]):
             rank = sq >> 3 if color else 7 - (sq >> 3)
-            mg += PASSED_MG[rank]
-            eg += PASSED_EG[rank]
-        if not own & _NEIGHBOURS[file]:
-            mg -= ISOLATED_MG
-            eg -= ISOLATED_EG
+            passed_mg += PASSED_MG[rank]
+            passed_eg += PASSED_EG[rank]
+        if not own & _NEIGHBOURS[sq & 7]:
+            isolated += 1
     for file_bb in _FILES:
         extra = _POPCOUNT(own & file_bb) - 1
         if extra > 0:
-            mg -= DOUBLED_MG * extra
-            eg -= DOUBLED_EG * extra
-    return mg, eg
+            doubled += extra
+    return passed_mg, passed_eg, isolated, doubled
+
+
+def _side(own: int, other: int, color: bool) -> tuple[int, int]:
+    """Middlegame and endgame pawn terms of one side (positive = good for that side)."""
+    passed_mg, passed_eg, isolated, doubled = _side_parts(own, other, color)
+    return (passed_mg - ISOLATED_MG * isolated - DOUBLED_MG * doubled,
+            passed_eg - ISOLATED_EG * isolated - DOUBLED_EG * doubled)
+
+
+def pawn_parts(white_pawns: int, black_pawns: int) -> dict[str, tuple[int, int]]:
+    """The pawn terms one by one (passed, isolated, doubled), each (middlegame, endgame)
+    from White's view; they add up to ``pawn_terms``.  Uncached: for the evaluation fit
+    (``chess_eval_parts``), not the search.
+    """
+    w = _side_parts(white_pawns, black_pawns, True)
+    b = _side_parts(black_pawns, white_pawns, False)
+    isolated, doubled = w[2] - b[2], w[3] - b[3]
+    return {"passed": (w[0] - b[0], w[1] - b[1]),
+            "isolated": (-ISOLATED_MG * isolated, -ISOLATED_EG * isolated),
+            "doubled": (-DOUBLED_MG * doubled, -DOUBLED_EG * doubled)}
 
 
 def pawn_terms(white_pawns: int, black_pawns: int) -> tuple[int, int]:
@@ -183,6 +204,16 @@ def piece_terms(board: chess.Board) -> tuple[int, int]:
     pawns, rooks, kings = board.pawns, board.rooks, board.kings
     w_mg, w_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.WHITE], True)
     b_mg, b_eg = _piece_side(pawns, rooks, kings, board.occupied_co[chess.BLACK], False)
+    return w_mg - b_mg, w_eg - b_eg
+
+
+def rook_files(board: chess.Board) -> tuple[int, int]:
+    """The rook-file part of ``piece_terms`` alone (the king shelter left out): for the
+    evaluation fit (``chess_eval_parts``).
+    """
+    pawns, rooks = board.pawns, board.rooks
+    w_mg, w_eg = _piece_side(pawns, rooks, 0, board.occupied_co[chess.WHITE], True)
+    b_mg, b_eg = _piece_side(pawns, rooks, 0, board.occupied_co[chess.BLACK], False)
     return w_mg - b_mg, w_eg - b_eg
 
 
@@ -370,3 +401,58 @@ def king_attack(board: chess.Board) -> tuple[int, int]:
     white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
     return (_attack_cost(_attack_danger(board, black, white, chess.BLACK))
             - _attack_cost(_attack_danger(board, white, black, chess.WHITE)), 0)
+
+
+# The constants above as written, for ``set_weights`` to scale (by python-chess piece type or
+# rank where they are tuples).
+_BASE: dict[str, int | tuple[int, ...]] = {
+    "PASSED_MG": PASSED_MG, "PASSED_EG": PASSED_EG, "ISOLATED_MG": ISOLATED_MG,
+    "ISOLATED_EG": ISOLATED_EG, "DOUBLED_MG": DOUBLED_MG, "DOUBLED_EG": DOUBLED_EG,
+    "BISHOP_PAIR_MG": BISHOP_PAIR_MG, "BISHOP_PAIR_EG": BISHOP_PAIR_EG,
+    "ROOK_OPEN_MG": ROOK_OPEN_MG, "ROOK_OPEN_EG": ROOK_OPEN_EG,
+    "ROOK_SEMI_OPEN_MG": ROOK_SEMI_OPEN_MG, "ROOK_SEMI_OPEN_EG": ROOK_SEMI_OPEN_EG,
+    "SHELTER_MG": SHELTER_MG, "MOBILITY_MG": MOBILITY_MG, "MOBILITY_EG": MOBILITY_EG,
+    "KING_ATTACK_CAP": KING_ATTACK_CAP}
+# Which multiplier (a feature name of ``chess_eval_parts``) scales which constant.
+_SCALED_BY = {
+    "PASSED_MG": "passed_mg", "PASSED_EG": "passed_eg", "ISOLATED_MG": "isolated_mg",
+    "ISOLATED_EG": "isolated_eg", "DOUBLED_MG": "doubled_mg", "DOUBLED_EG": "doubled_eg",
+    "BISHOP_PAIR_MG": "bishop_pair_mg", "BISHOP_PAIR_EG": "bishop_pair_eg",
+    "ROOK_OPEN_MG": "rook_files_mg", "ROOK_OPEN_EG": "rook_files_eg",
+    "ROOK_SEMI_OPEN_MG": "rook_files_mg", "ROOK_SEMI_OPEN_EG": "rook_files_eg",
+    "SHELTER_MG": "shelter_mg", "MOBILITY_MG": "mobility_mg", "MOBILITY_EG": "mobility_eg",
+    "KING_ATTACK_CAP": "king_attack_mg"}
+_caches: dict[tuple[tuple[str, float], ...], dict[int, tuple[int, int]]] = {(): _cache}
+
+
+def set_weights(multipliers: Mapping[str, float]) -> None:
+    """Scale the terms' constants by ``multipliers`` (feature names of ``chess_eval_parts``:
+    "passed_mg", "mobility_eg", ...; a name left out keeps its constant as written), rounded
+    to whole centipawns.  The king attack's cost, danger^2 / divisor capped, is scaled through
+    its divisor and cap.  Module state, like the class switches of ``ChessGame``: the
+    evaluation of every game changes.  Each set of weights keeps its own pawn table, so that
+    switching back and forth (self-play of two weightings) does not empty it.
+    """
+    global _cache, KING_ATTACK_DIVISOR  # the evaluation reads them
+    values = globals()
+    for name, base in _BASE.items():
+        factor = multipliers.get(_SCALED_BY[name], 1.0)
+        values[name] = (tuple(round(v * factor) for v in base) if isinstance(base, tuple)
+                        else round(base * factor))
+    factor = multipliers.get("king_attack_mg", 1.0)
+    KING_ATTACK_DIVISOR = round(_BASE_DIVISOR / factor) if factor > 0 else 1 << 60
+    key = tuple(sorted((k, v) for k, v in multipliers.items() if v != 1.0))
+    _cache = _caches.setdefault(key, {})
+
+
+_BASE_DIVISOR = KING_ATTACK_DIVISOR
+
+
+def king_danger_peak(board: chess.Board) -> int:
+    """The larger of the two kings' attack dangers (the count of ``king_attack``, before it
+    is squared): how sharp the position is around either king, for the search's pruning
+    guard (``ChessGame.king_in_danger``).
+    """
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    return max(_attack_danger(board, white, black, chess.WHITE),
+               _attack_danger(board, black, white, chess.BLACK))

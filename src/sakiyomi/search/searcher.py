@@ -31,6 +31,7 @@ from sakiyomi.game import (
     Checks,
     Game,
     HangingMoves,
+    KingDanger,
     MoveHints,
     MoveIds,
     NoisyGains,
@@ -157,6 +158,10 @@ class SearchConfig:
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
     mate_distance: bool = False
+    # King-danger guard (KingDanger; off by default, so every game's trees stay as they are):
+    # at a node where the game says a king is under attack, no null move and no late-move
+    # pruning.
+    guard_king_danger: bool = False
 
 
 @functools.cache
@@ -363,6 +368,8 @@ class Searcher(Generic[M]):
         futility = config.futility and tactical is not None
         margins = config.futility_margins
         late_counts = config.late_move_counts if tactical is not None else ()
+        danger = (cast(KingDanger, game).king_in_danger
+                  if config.guard_king_danger and capable(game, KingDanger) else None)
         reductions = _reduction_table(config.lmr_divisor) if config.lmr_divisor > 0 else None
         hangs = self._hanging
         may_check = self._may_check
@@ -572,14 +579,15 @@ class Searcher(Generic[M]):
                 static = evaluate()  # once for all three tests (evaluate has no side effects)
                 cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
                        else None)
-                if cut is None:
+                sharp = danger is not None and danger()
+                if cut is None and not sharp:
                     cut = null_move_cut(depth, beta, ply, key, via, static)
                 if cut is not None:
                     if tracing:
                         tracer.leave(ply, cut, lower)
                     return cut
                 futile = futile_value(depth, alpha, static)
-                if depth < len(late_counts) and not is_decisive(alpha):
+                if depth < len(late_counts) and not is_decisive(alpha) and not sharp:
                     late = late_counts[depth]
                 hanging = depth <= hanging_depth
                 by_history = history_depth > 0 and not is_decisive(alpha)
