@@ -29,9 +29,11 @@ OPENING = ("7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d
 # A white rook on 9a: the drops on 9b-9g are taken and the king is mated; only G*9h (next to
 # the king, so defended) saves.  cshogi lists G*9b first.
 ROOK_FILE = "r7k/9/9/9/9/9/9/1P7/KL7 b G 1"
-# A white bishop on 5e, a white pawn on 8g: every evasion (the knight to 7g, a gold dropped on
-# 6f, 7g or 8h) leaves its piece to be won, and none of them loses.
-ALL_HANG = "8k/9/9/9/4b4/9/1p7/L8/KN7 b G 1"
+# A white bishop on 5e checks, a white pawn on 8g: every evasion (the silver to 8h, a gold
+# dropped on 6f, 7g or 8h) leaves its piece to be won, and none of them loses.
+ALL_HANG = "8k/9/9/9/4b4/9/1p7/L8/KS7 b G 1"
+# The same with a knight on 8i: it defends 7g, so G*7g does not hang and the others do.
+SOME_HANG = "8k/9/9/9/4b4/9/1p7/L8/KN7 b G 1"
 MATE3 = rows("mate3_yaneuraou.tsv")[:12]
 
 
@@ -80,6 +82,11 @@ def test_no_false_mate_when_the_first_evasions_lose() -> None:
 
 def test_an_evasion_is_searched_even_when_every_one_hangs() -> None:
     config = engine_config()
+    game = ShogiGame(ALL_HANG)
+    for move in game.legal_moves():
+        game.play(move)
+        assert game.hangs_piece()
+        game.undo()
     full = quiescence_value(ALL_HANG, config)
     pruned = quiescence_value(ALL_HANG, replace(config, qs_hanging_evasions=True))
     assert not is_loss(full) and not is_loss(pruned)
@@ -87,7 +94,7 @@ def test_an_evasion_is_searched_even_when_every_one_hangs() -> None:
 
 def test_evasion_pruning_skips_quiescence_moves() -> None:
     config = engine_config()
-    searches = [Searcher(ShogiGame(ALL_HANG), c) for c in
+    searches = [Searcher(ShogiGame(SOME_HANG), c) for c in
                 (config, replace(config, qs_hanging_evasions=True),
                  replace(config, qs_evasion_limit=1))]
     for searcher in searches:
