@@ -92,6 +92,24 @@ def test_an_evasion_is_searched_even_when_every_one_hangs() -> None:
     assert not is_loss(full) and not is_loss(pruned)
 
 
+def test_main_search_hanging_evasions_keep_the_saving_move() -> None:
+    # In ALL_HANG cshogi lists the evasions that are mated first and the saving G*8h last; all
+    # of them hang.  A node below the root (ply 1) searched with a null window is a non-PV
+    # node in check at depth 1, where hanging_evasion_depth applies.
+    config = engine_config(ordering=False)
+    for setting in (config, replace(config, hanging_evasion_depth=3)):
+        searcher = Searcher(ShogiGame(ALL_HANG), setting)
+        assert not is_loss(searcher.search(1, -700, -699, 1))
+
+
+def test_main_search_hanging_evasions_save_nodes() -> None:
+    config = engine_config()
+    plain = run(Searcher(ShogiGame(START, OPENING), config), Limits(depth=5))
+    pruned = run(Searcher(ShogiGame(START, OPENING), replace(config, hanging_evasion_depth=3)),
+                 Limits(depth=5))
+    assert pruned.stats.nodes < plain.stats.nodes
+
+
 def test_evasion_pruning_skips_quiescence_moves() -> None:
     config = engine_config()
     searches = [Searcher(ShogiGame(SOME_HANG), c) for c in
