@@ -144,7 +144,7 @@ TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGI
 
 # USI spin options of the search, by the ``Options`` field each sets (session 22).
 SPINS = {"CheckExtensionLimit": "check_extension_limit", "QsEvasionLimit": "qs_evasion_limit",
-         "HangingEvasionDepth": "hanging_evasion_depth"}
+         "HangingEvasionDepth": "hanging_evasion_depth", "DeltaMargin": "delta_margin"}
 
 
 def constants() -> dict[str, object]:

@@ -62,6 +62,10 @@ HISTORY_PRUNING_CREDIT = 1
 CHECK_EXTENSION_LIMIT = 0
 QS_EVASION_LIMIT = 0
 HANGING_EVASION_DEPTH = 0
+# Delta pruning in quiescence (USI DeltaMargin, 0: off): a capture whose gain in the
+# incremental score (ShogiGame.noisy_gain) plus this margin leaves the stand-pat value at or
+# below alpha is skipped (SearchConfig.delta_margin).  27 % of our nodes are quiescence moves.
+DELTA_MARGIN = 0
 NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
@@ -89,6 +93,7 @@ class Options:
     check_extension_limit: int = CHECK_EXTENSION_LIMIT  # USI CheckExtensionLimit
     qs_evasion_limit: int = QS_EVASION_LIMIT  # USI QsEvasionLimit
     hanging_evasion_depth: int = HANGING_EVASION_DEPTH  # USI HangingEvasionDepth
+    delta_margin: int = DELTA_MARGIN  # USI DeltaMargin
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
     switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
@@ -165,6 +170,7 @@ def search_config(options: Options) -> SearchConfig:
                         check_extension_limit=options.check_extension_limit,
                         qs_evasion_limit=options.qs_evasion_limit,
                         hanging_evasion_depth=options.hanging_evasion_depth,
+                        delta_margin=options.delta_margin,
                         qs_hanging_evasions=switch["QsHangingEvasions"])
 
 

@@ -33,6 +33,7 @@ from sakiyomi.protocols.engine_loop import (
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int
 from sakiyomi.protocols.shogi_engine import (
     CHECK_EXTENSION_LIMIT,
+    DELTA_MARGIN,
     HANGING_EVASION_DEPTH,
     QS_EVASION_LIMIT,
     SWITCHES,
@@ -51,7 +52,8 @@ MAX_HASH_MB = 4096
 SHORT_SEARCH = TimePlan.fixed(0.1)  # the answer to a go whose parameters make no sense
 _SPINS = {"USI_Hash": (1, MAX_HASH_MB), "ByoyomiMargin": (0, 10_000),
           "MateProbeNodes": (0, 10_000_000), "CheckExtensionLimit": (0, 64),
-          "QsEvasionLimit": (0, 64), "HangingEvasionDepth": (0, 64)}
+          "QsEvasionLimit": (0, 64), "HangingEvasionDepth": (0, 64),
+          "DeltaMargin": (0, 100_000)}
 
 _OPTION_LINES = (
     f"option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}",
@@ -61,6 +63,7 @@ _OPTION_LINES = (
     f"option name CheckExtensionLimit type spin default {CHECK_EXTENSION_LIMIT} min 0 max 64",
     f"option name QsEvasionLimit type spin default {QS_EVASION_LIMIT} min 0 max 64",
     f"option name HangingEvasionDepth type spin default {HANGING_EVASION_DEPTH} min 0 max 64",
+    f"option name DeltaMargin type spin default {DELTA_MARGIN} min 0 max 100000",
     *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
     "option name Evaluation type combo default full " + " ".join(f"var {name}" for name in
                                                                EVALUATIONS),
@@ -147,6 +150,8 @@ class UsiEngine:
                 self.options.qs_evasion_limit = number
             elif name == "HangingEvasionDepth":
                 self.options.hanging_evasion_depth = number
+            elif name == "DeltaMargin":
+                self.options.delta_margin = number
             else:
                 self.options.mate_probe_nodes = number
         elif name in ("Evaluation", "MatePlies"):
