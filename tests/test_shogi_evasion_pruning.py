@@ -38,10 +38,12 @@ MATE3 = rows("mate3_yaneuraou.tsv")[:12]
 
 
 def engine_config(**changes: object) -> SearchConfig:
-    """The shogi engine's settings (no table: each search starts from nothing) with
-    ``changes``.
+    """The shogi engine's settings without this session's evasion pruning and extension cap
+    (and without a table: each search starts from nothing), with ``changes``.
     """
-    return replace(se.search_config(se.Options()), tt=False, **changes)  # type: ignore[arg-type]
+    plain = replace(se.search_config(se.Options()), tt=False, check_extension_limit=0,
+                    qs_evasion_limit=0, qs_hanging_evasions=False, hanging_evasion_depth=0)
+    return replace(plain, **changes)  # type: ignore[arg-type]
 
 
 def quiescence_value(sfen: str, config: SearchConfig) -> int:
@@ -56,6 +58,7 @@ def test_the_new_settings_are_off_by_default() -> None:
     engine = se.search_config(se.Options())
     assert engine.check_extension_limit == se.CHECK_EXTENSION_LIMIT
     assert engine.qs_evasion_limit == se.QS_EVASION_LIMIT
+    assert engine.hanging_evasion_depth == se.HANGING_EVASION_DEPTH
     assert engine.qs_hanging_evasions == se.SWITCHES["QsHangingEvasions"]
 
 
