@@ -5,16 +5,17 @@ and 44, as in sessions 13 and 19), the engine's search settings (``shogi_engine.
 USI check switches changed with ``--switch NAME=true|false``, the module's tuning constants
 with ``--constant NAME=VALUE``, e.g. ``LATE_MOVE_COUNTS=(0,4,8,12)``) search each position under
 ``go nodes N`` (no mate probe, a 2^16 table); printed per run, as one JSON line: the mean and
-median depth finished, the share of quiescence nodes and of leaves, the first-move cut-off
-rate, and the nodes spent to finish ``--to-depth`` (summed; load-independent, as are all
-node counts); also the CPU seconds of the searches at the node budget (load-dependent: a
-node's cost, to compare settings run under the same load).  ``--evaluation`` picks one of
-``shogi_eval.EVALUATIONS``.  ``--split`` adds, from a counting tracer (session 21): the node
+median depth finished, the mean seldepth, the share of quiescence nodes and of leaves, the
+first-move cut-off rate, and the nodes spent to finish ``--to-depth`` (summed;
+load-independent, as are all node counts); also the CPU seconds of the searches at the node
+budget (load-dependent: a node's cost, to compare settings run under the same load).
+``--evaluation`` picks one of ``shogi_eval.EVALUATIONS``; ``--spin NAME=N`` sets a USI spin
+option of the search (session 22).  ``--split`` adds, from a counting tracer (session 21): the node
 searches entered by remaining depth, and the median nodes each iteration of iterative
 deepening cost (with the number of positions that finished it).
 
 Run: ``python bench/shogi_depth.py [--nodes 10000] [--to-depth 5] [--switch NAME=VALUE ...]
-[--constant NAME=VALUE ...]``.
+[--spin NAME=N ...] [--constant NAME=VALUE ...]``.
 """
 
 from __future__ import annotations
@@ -107,12 +108,13 @@ def split(options: Options, nodes: int) -> dict[str, object]:
 
 def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, object]:
     """The figures of one setting over every position."""
-    depths, spent = [], []
+    depths, spent, reach = [], [], []
     total = SearchStats()
     started = time.process_time()
     for moves in positions(GAMES):
         depth, stats = search(moves, options, nodes)
         depths.append(depth)
+        reach.append(stats.seldepth)
         total.nodes += stats.nodes
         total.qnodes += stats.qnodes
         total.leaves += stats.leaves
@@ -124,9 +126,11 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
             spent.append(search(moves, options, cap, to_depth)[1].nodes)
     return {"positions": len(depths), "nodes": nodes, "evaluation": options.evaluation,
             "switches": options.switches, "constants": constants(),
+            "spins": {name: getattr(options, field) for name, field in SPINS.items()},
             "cpu_seconds_at_budget": round(budget_seconds, 2),
             "depth_mean": round(statistics.fmean(depths), 3),
             "depth_median": statistics.median(depths),
+            "seldepth_mean": round(statistics.fmean(reach), 2),
             "qnode_share": round(total.qnodes / total.nodes, 3),
             "leaf_share": round(total.leaves / total.nodes, 3),
             "first_move_cutoff_rate": round(total.first_move_cutoff_rate, 3),
@@ -136,6 +140,11 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
 TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH",
            "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA", "HISTORY_PRUNING_DEPTH",
            "HISTORY_PRUNING_CREDIT")
+
+
+# USI spin options of the search, by the ``Options`` field each sets (session 22).
+SPINS = {"CheckExtensionLimit": "check_extension_limit", "QsEvasionLimit": "qs_evasion_limit",
+         "HangingEvasionDepth": "hanging_evasion_depth", "DeltaMargin": "delta_margin"}
 
 
 def constants() -> dict[str, object]:
@@ -156,6 +165,8 @@ def main() -> None:
                         help=f"one of {', '.join(EVALUATIONS)}")
     parser.add_argument("--switch", action="append", default=[],
                         help="NAME=true|false: a USI check switch of the engine (repeatable)")
+    parser.add_argument("--spin", action="append", default=[],
+                        help=f"NAME=N: one of {', '.join(SPINS)} (a USI spin option)")
     parser.add_argument("--constant", action="append", default=[],
                         help=f"NAME=VALUE: one of {', '.join(TUNABLE)} (a Python literal)")
     args = parser.parse_args()
@@ -173,6 +184,11 @@ def main() -> None:
         if name not in options.switches:
             parser.error(f"unknown switch {name}")
         options.switches[name] = value.lower() == "true"
+    for setting in args.spin:
+        name, _, value = setting.partition("=")
+        if name not in SPINS:
+            parser.error(f"unknown spin option {name}")
+        setattr(options, SPINS[name], int(value))
     figures = profile(options, args.nodes, args.to_depth, args.cap)
     if args.split:
         figures.update(split(options, args.nodes))

@@ -94,7 +94,8 @@ def test_hanging_pruning_saves_nodes_and_keeps_the_capture() -> None:
 
 
 def test_hanging_checks_are_not_extended_when_switched_off() -> None:
-    config = replace(se.search_config(se.Options()), hanging_depth=0)
+    # No hanging-move test anywhere: neither pruning out of check nor among evasions.
+    config = replace(se.search_config(se.Options()), hanging_depth=0, hanging_evasion_depth=0)
     calls = []
 
     class Counting(ShogiGame):

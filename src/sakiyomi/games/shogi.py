@@ -48,6 +48,7 @@ SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but no
 EVALUATIONS = tuple(ev.EVALUATIONS)
 DEFAULT_EVALUATION = ev.DEFAULT
 _QUIET_PROMOTERS = frozenset((cs.PAWN, cs.LANCE, cs.ROOK))  # promoted in quiescence
+KING_GAIN = 1 << 20  # noisy_gain of a king's capture under king-relative tables: never pruned
 MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many open squares
 
 
@@ -280,6 +281,17 @@ class ShogiGame:
             if value[(move >> 20) & 0xF] >= value[attacker] or not self._recapturable(move):
                 result.append(move)
         return result
+
+    def noisy_gain(self, move: int) -> int:
+        """What ``move`` adds to the incremental score (material and piece squares: a capture's
+        victim leaves the board and joins the hand, a promotion changes the piece), for the
+        searcher's delta pruning in quiescence (``SearchConfig.delta_margin``; the margin
+        covers the terms ``evaluate`` adds on top: king danger, mobility, mate threats).  A
+        king's move with king-relative tables rescores every cell: no estimate, never pruned.
+        """
+        if (move >> 16) & 0xF == cs.KING and self._king_relative:
+            return KING_GAIN
+        return self._delta(self.tables, self.board, move)
 
     def hangs_piece(self) -> bool:
         """Whether the move just played captured nothing and left the moved piece where the

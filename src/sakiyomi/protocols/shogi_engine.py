@@ -26,7 +26,8 @@ from sakiyomi.tt import TranspositionTable
 SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": True,
             "LateMovePruning": True, "LogReduction": True, "ReverseFutility": True,
             "CounterMoves": True, "HistoryMalus": False, "HangingPruning": True,
-            "HangingCheckExtension": True, "HistoryPruning": True}
+            "HangingCheckExtension": True, "HistoryPruning": True,
+            "QsHangingEvasions": False}
 # Shogi has ~80 legal moves a node (most of them drops): quiet moves late in the order are
 # reduced by the logarithmic rule and, near the horizon, skipped (SearchConfig).
 LMR_DIVISOR = 1.5
@@ -50,6 +51,23 @@ HANGING_DEPTH = 3
 # it scored 24-1-23.
 HISTORY_PRUNING_DEPTH = 2
 HISTORY_PRUNING_CREDIT = 1
+# Session 22: the search's lines ran 10-15 plies past the nominal depth (checks extended up to
+# twice the root depth; quiescence searching every evasion in check, interposed drops
+# included).  USI CheckExtensionLimit caps the check extensions on one line (0: no cap);
+# QsEvasionLimit skips quiescence evasions that capture nothing after this many, and the
+# switch QsHangingEvasions those that leave their piece to be won; HangingEvasionDepth skips
+# such evasions in the main search at remaining depths up to it; all only once a non-losing
+# evasion is in hand (SearchConfig).  Session 22 (bench/results/shogi/summary.md), 96 games
+# at 10,000 nodes against fairy-stockfish at 2,000: QsEvasionLimit=1 with
+# HangingEvasionDepth=3 scored 70-0-26 where the engine without them scored 64-0-32 (kept);
+# with CheckExtensionLimit=1 as well, 60-1-35 (no cap kept).
+CHECK_EXTENSION_LIMIT = 0
+QS_EVASION_LIMIT = 1
+HANGING_EVASION_DEPTH = 3
+# Delta pruning in quiescence (USI DeltaMargin, 0: off): a capture whose gain in the
+# incremental score (ShogiGame.noisy_gain) plus this margin leaves the stand-pat value at or
+# below alpha is skipped (SearchConfig.delta_margin).  27 % of our nodes are quiescence moves.
+DELTA_MARGIN = 0
 NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
@@ -74,6 +92,10 @@ class Options:
     mate_probe_nodes: int = 3000
     evaluation: str = DEFAULT_EVALUATION  # one of shogi_eval.EVALUATIONS
     mate_plies: int = 1  # mate detection at every node: 0 off, 1 or 3 plies
+    check_extension_limit: int = CHECK_EXTENSION_LIMIT  # USI CheckExtensionLimit
+    qs_evasion_limit: int = QS_EVASION_LIMIT  # USI QsEvasionLimit
+    hanging_evasion_depth: int = HANGING_EVASION_DEPTH  # USI HangingEvasionDepth
+    delta_margin: int = DELTA_MARGIN  # USI DeltaMargin
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
     switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
@@ -146,7 +168,12 @@ def search_config(options: Options) -> SearchConfig:
                         extend_hanging_checks=switch["HangingCheckExtension"],
                         history_pruning_depth=HISTORY_PRUNING_DEPTH
                         if switch["HistoryPruning"] else 0,
-                        history_pruning_credit=HISTORY_PRUNING_CREDIT)
+                        history_pruning_credit=HISTORY_PRUNING_CREDIT,
+                        check_extension_limit=options.check_extension_limit,
+                        qs_evasion_limit=options.qs_evasion_limit,
+                        hanging_evasion_depth=options.hanging_evasion_depth,
+                        delta_margin=options.delta_margin,
+                        qs_hanging_evasions=switch["QsHangingEvasions"])
 
 
 def mate_likely(game: ShogiGame) -> bool:

@@ -120,6 +120,10 @@ class SearchConfig:
     # Selective search (chess-style); all off by default so other games' node counts stay put.
     # Each needs a game capability (game.py) and is ignored without it.
     check_extension: bool = False  # Checks: a move that gives check is searched one ply deeper
+    # At most this many check extensions on one line from the root (0: no cap but the usual
+    # one, up to twice the root depth).  Shogi's checks are cheap (drops next to the king),
+    # and uncapped extensions ran its lines 10-15 plies past the nominal depth (session 21).
+    check_extension_limit: int = 0
     null_move: bool = False  # NullMove: pass at non-PV nodes; if still >= beta, cut
     null_move_reduction: int = 2  # R (one more from depth 7 on)
     null_move_min_depth: int = 3
@@ -154,6 +158,20 @@ class SearchConfig:
     # (shogi: ~80 moves a node, most of them drops).
     history_pruning_depth: int = 0
     history_pruning_credit: int = 1
+    # Evasion pruning in quiescence (TacticalMoves + Checks; off by default): in check, once
+    # the best value found is no loss, an evasion that captures nothing (a king move or an
+    # interposition: shogi's drops) is skipped when ``qs_evasion_limit`` evasions (0: no
+    # limit) have been searched, or, with ``qs_hanging_evasions`` and HangingMoves, when it
+    # leaves its piece to be won (an interposed piece the checker simply takes).  Only with a
+    # non-losing value in hand: a skipped evasion could only raise the value of the side in
+    # check, so no mate score is ever claimed on the strength of unsearched moves.
+    qs_evasion_limit: int = 0
+    qs_hanging_evasions: bool = False
+    # Hanging evasions in the main search (HangingMoves + Checks; 0: off): at non-PV nodes in
+    # check with remaining depth <= this, once the best value found is no loss, an evasion
+    # that captures nothing and leaves its piece to be won is skipped (as hanging-move pruning
+    # does out of check; the same soundness rule as in quiescence).
+    hanging_evasion_depth: int = 0
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
@@ -237,7 +255,9 @@ class Searcher(Generic[M]):
         tactical = cast(TacticalMoves[M], game) if capable(game, TacticalMoves) else None
         self._hanging = (cast(HangingMoves, game).hangs_piece
                          if capable(game, HangingMoves) and self._checks is not None
-                         and (config.hanging_depth > 0 or not config.extend_hanging_checks)
+                         and (config.hanging_depth > 0 or not config.extend_hanging_checks
+                              or config.qs_hanging_evasions
+                              or config.hanging_evasion_depth > 0)
                          else None)
         self._tactical = tactical if self._checks is not None else None
         # Skipping a late or futile quiet move before playing it (QuietChecks): only when
@@ -362,6 +382,8 @@ class Searcher(Generic[M]):
         cyclic = path_check or rules is not None
         need_key = tt is not None or cyclic
         extend = config.check_extension and checks is not None
+        extension_cap = config.check_extension_limit if extend else 0
+        extended = [0] * (MAX_PLY + 2)  # with a cap: check extensions on the line to each ply
         lmr = config.lmr and pvs and tactical is not None
         lmr_min_moves = config.lmr_min_moves
         lmr_min_depth = config.lmr_min_depth
@@ -374,13 +396,14 @@ class Searcher(Generic[M]):
         hangs = self._hanging
         may_check = self._may_check
         hanging_depth = config.hanging_depth if hangs is not None else 0
+        evasion_depth = config.hanging_evasion_depth if hangs is not None else 0
         hanging_checks = extend and hangs is not None and not config.extend_hanging_checks
         history_depth = (config.history_pruning_depth
                          if tactical is not None and config.history and ordering else 0)
         history_credit = config.history_pruning_credit
         credit_of = orderer.credit  # by the game's move ids (MoveIds) when it has them
         selective = (extend or lmr or futility or bool(late_counts) or hanging_depth > 0
-                     or history_depth > 0)
+                     or history_depth > 0 or evasion_depth > 0)
         rf_margins = config.reverse_futility_margins if checks is not None else ()
         pruning = (nuller is not None or futility or bool(late_counts) or bool(rf_margins)
                    or hanging_depth > 0 or history_depth > 0)
@@ -395,6 +418,10 @@ class Searcher(Generic[M]):
         counter_moves = config.counter_moves
         malus = config.history_malus and config.history
         is_tactical = tactical.is_tactical if tactical is not None else None
+        evasion_limit = config.qs_evasion_limit if is_tactical is not None else 0
+        hanging_evasions = config.qs_hanging_evasions and is_tactical is not None and (
+            hangs is not None)
+        prune_evasions = evasion_limit > 0 or hanging_evasions
         empty = cast(tuple[M, ...], _EMPTY)
         top = MAX_PLY - 1
         path_push = path.push
@@ -591,6 +618,8 @@ class Searcher(Generic[M]):
                     late = late_counts[depth]
                 hanging = depth <= hanging_depth
                 by_history = history_depth > 0 and not is_decisive(alpha)
+            # Hanging evasions: switched on below once a non-losing evasion is in hand.
+            evading = in_check and depth <= evasion_depth and not pv_node and ply > 0
 
             # 4. Move ordering; the TT move may be tried before the rest are ordered.
             moves = moves_of()
@@ -623,6 +652,9 @@ class Searcher(Generic[M]):
             for i in range(len(moves)):
                 move = moves[i]
                 if selective:  # extensions and reductions; plays the move unless futile
+                    if evading and best > -WIN_BOUND:
+                        hanging = True
+                        evading = False
                     plan = play_selective(move, i, depth, ply, in_check, futile, late,
                                           hanging, by_history)
                     if plan is None:
@@ -765,6 +797,7 @@ class Searcher(Generic[M]):
             if path_check:
                 path_push(key)
             nuller.play_null()
+            extended[ply + 1] = extended[ply]
             outer_horizon = horizon
             try:
                 value = -node(depth - 1 - reduction, -beta, -beta + 1, ply + 1, None)
@@ -842,8 +875,14 @@ class Searcher(Generic[M]):
                 undo()
                 horizon = True
                 return None
+            if extension_cap:
+                extended[ply + 1] = extended[ply]
             if gives_check and extend and ply < 2 * root_depth and not (hung and hanging_checks):
-                return depth, 0
+                if not extension_cap:
+                    return depth, 0
+                if extended[ply] < extension_cap:
+                    extended[ply + 1] += 1
+                    return depth, 0
             if not quiet or gives_check or i == 0:
                 return depth - 1, 0
             if doomed:
@@ -871,6 +910,7 @@ class Searcher(Generic[M]):
             if path_check:
                 path_push(key)
             values: dict[int, int] = {}
+            extended[ply + 1] = extended[ply]
             for i, move in enumerate(moves):
                 play(move)
                 try:
@@ -900,6 +940,8 @@ class Searcher(Generic[M]):
             moves = game.legal_moves() if in_check else noisy.noisy_moves()
             if ordering:
                 moves = order(moves, None, ply)
+            if in_check and prune_evasions:
+                return evasions(moves, alpha, beta, ply)
             gain = None if in_check else gain_of
             stand = best + delta_margin  # the stand-pat value with the margin (delta pruning)
             for move in moves:
@@ -925,6 +967,50 @@ class Searcher(Generic[M]):
                 except BaseException as exc:
                     raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
                 undo()
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if value >= beta:
+                            break
+            return best
+
+        def evasions(moves: Sequence[M], alpha: int, beta: int, ply: int) -> int:
+            """Quiescence in check with evasion pruning (``qs_evasion_limit``,
+            ``qs_hanging_evasions``), fail-soft: every evasion is searched until the best value
+            is no loss; from then on one that captures nothing is skipped after the limit, or
+            when it leaves its piece to be won (tested after playing it; a skipped move counts
+            no node).  The value is then that of the evasions searched, never a mate score
+            that a skipped move could refute.
+            """
+            nonlocal nodes, qnodes, seldepth
+            assert is_tactical is not None
+            best = -INF
+            searched = 0
+            for move in moves:
+                prunable = best > -WIN_BOUND and not is_tactical(move)
+                if prunable and evasion_limit and searched >= evasion_limit:
+                    continue
+                play(move)
+                try:
+                    if prunable and hanging_evasions and hangs is not None and hangs():
+                        undo()
+                        continue
+                    nodes += 1
+                    qnodes += 1
+                    if nodes >= next_poll:
+                        poll()
+                    if ply + 1 > seldepth:
+                        seldepth = ply + 1
+                    outcome = outcome_of()
+                    if outcome is not None:
+                        value = -score_terminal(outcome, ply + 1)
+                    else:
+                        value = -quiesce(-beta, -alpha, ply + 1)
+                except BaseException as exc:
+                    raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
+                undo()
+                searched += 1
                 if value > best:
                     best = value
                     if value > alpha:
