@@ -158,7 +158,9 @@ def test_the_cap_bounds_the_extensions_on_every_line() -> None:
     reaches = {}
     for limit in (0, 1, 2):
         tracer = Reach()
-        searcher = Searcher(ShogiGame(START, OPENING), engine_config(check_extension_limit=limit),
+        # The hand-set evaluation: on this opening its search extends some line three times.
+        game = ShogiGame(START, OPENING, evaluation="full")
+        searcher = Searcher(game, engine_config(check_extension_limit=limit),
                             tracer=tracer)
         searcher.search(root_depth)
         reaches[limit] = tracer.reach
