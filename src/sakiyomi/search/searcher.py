@@ -422,6 +422,8 @@ class Searcher(Generic[M]):
         hanging_evasions = config.qs_hanging_evasions and is_tactical is not None and (
             hangs is not None)
         prune_evasions = evasion_limit > 0 or hanging_evasions
+        # Read only when prune_evasions, which needs the test.
+        evasion_tactical = cast(Callable[[M], bool], is_tactical)
         empty = cast(tuple[M, ...], _EMPTY)
         top = MAX_PLY - 1
         path_push = path.push
@@ -927,7 +929,12 @@ class Searcher(Generic[M]):
             """Stand pat or try the noisy moves, fail-soft; in check every move is
             searched.  With delta pruning (``gain_of``), out of check a move whose gain plus
             the margin leaves the stand-pat value at or below alpha is skipped, and that
-            value is its bound.
+            value is its bound.  With evasion pruning (``qs_evasion_limit``,
+            ``qs_hanging_evasions``), in check, once the best value is no loss, an evasion
+            that captures nothing is skipped after the limit, or when it leaves its piece to
+            be won (tested after playing it; a skipped move counts no node): the value is
+            then that of the evasions searched, never a mate score a skipped move could
+            refute.
             """
             nonlocal nodes, qnodes, seldepth
             assert noisy is not None
@@ -940,10 +947,10 @@ class Searcher(Generic[M]):
             moves = game.legal_moves() if in_check else noisy.noisy_moves()
             if ordering:
                 moves = order(moves, None, ply)
-            if in_check and prune_evasions:
-                return evasions(moves, alpha, beta, ply)
             gain = None if in_check else gain_of
             stand = best + delta_margin  # the stand-pat value with the margin (delta pruning)
+            evading = in_check and prune_evasions
+            searched = 0  # evasions searched (evasion pruning)
             for move in moves:
                 if gain is not None:
                     hope = stand + gain(move)
@@ -951,44 +958,7 @@ class Searcher(Generic[M]):
                         if hope > best:
                             best = hope
                         continue
-                play(move)
-                try:
-                    nodes += 1
-                    qnodes += 1
-                    if nodes >= next_poll:
-                        poll()
-                    if ply + 1 > seldepth:
-                        seldepth = ply + 1
-                    outcome = outcome_of()
-                    if outcome is not None:
-                        value = -score_terminal(outcome, ply + 1)
-                    else:
-                        value = -quiesce(-beta, -alpha, ply + 1)
-                except BaseException as exc:
-                    raise unwind(exc, move, game, undo)  # noqa: B904 (unwind sets the cause)
-                undo()
-                if value > best:
-                    best = value
-                    if value > alpha:
-                        alpha = value
-                        if value >= beta:
-                            break
-            return best
-
-        def evasions(moves: Sequence[M], alpha: int, beta: int, ply: int) -> int:
-            """Quiescence in check with evasion pruning (``qs_evasion_limit``,
-            ``qs_hanging_evasions``), fail-soft: every evasion is searched until the best value
-            is no loss; from then on one that captures nothing is skipped after the limit, or
-            when it leaves its piece to be won (tested after playing it; a skipped move counts
-            no node).  The value is then that of the evasions searched, never a mate score
-            that a skipped move could refute.
-            """
-            nonlocal nodes, qnodes, seldepth
-            assert is_tactical is not None
-            best = -INF
-            searched = 0
-            for move in moves:
-                prunable = best > -WIN_BOUND and not is_tactical(move)
+                prunable = evading and best > -WIN_BOUND and not evasion_tactical(move)
                 if prunable and evasion_limit and searched >= evasion_limit:
                     continue
                 play(move)
