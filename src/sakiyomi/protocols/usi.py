@@ -32,10 +32,6 @@ from sakiyomi.protocols.engine_loop import (
 )
 from sakiyomi.protocols.go import GoParams, parse_go, parse_int
 from sakiyomi.protocols.shogi_engine import (
-    CHECK_EXTENSION_LIMIT,
-    DELTA_MARGIN,
-    HANGING_EVASION_DEPTH,
-    QS_EVASION_LIMIT,
     SWITCHES,
     Options,
     first_answer,
@@ -50,20 +46,28 @@ ENGINE_NAME = f"sakiyomi {__version__}"
 AUTHOR = "sakiyomi developers"
 MAX_HASH_MB = 4096
 SHORT_SEARCH = TimePlan.fixed(0.1)  # the answer to a go whose parameters make no sense
-_SPINS = {"USI_Hash": (1, MAX_HASH_MB), "ByoyomiMargin": (0, 10_000),
-          "MateProbeNodes": (0, 10_000_000), "CheckExtensionLimit": (0, 64),
-          "QsEvasionLimit": (0, 64), "HangingEvasionDepth": (0, 64),
-          "DeltaMargin": (0, 100_000)}
+# The spin options: name -> (the ``Options`` field it sets, min, max); the default shown to
+# the GUI is the field's default, so each setting is written once.
+_SPINS = {"USI_Hash": ("hash_mb", 1, MAX_HASH_MB),
+          "ByoyomiMargin": ("byoyomi_margin_ms", 0, 10_000),
+          "MateProbeNodes": ("mate_probe_nodes", 0, 10_000_000),
+          "CheckExtensionLimit": ("check_extension_limit", 0, 64),
+          "QsEvasionLimit": ("qs_evasion_limit", 0, 64),
+          "HangingEvasionDepth": ("hanging_evasion_depth", 0, 64),
+          "DeltaMargin": ("delta_margin", 0, 100_000)}
+
+
+def _spin_line(name: str) -> str:
+    """The ``option`` line of spin option ``name``."""
+    field_name, low, high = _SPINS[name]
+    default = getattr(Options(), field_name)
+    return f"option name {name} type spin default {default} min {low} max {high}"
+
 
 _OPTION_LINES = (
-    f"option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}",
+    _spin_line("USI_Hash"),
     "option name USI_Ponder type check default false",
-    "option name ByoyomiMargin type spin default 50 min 0 max 10000",
-    "option name MateProbeNodes type spin default 3000 min 0 max 10000000",
-    f"option name CheckExtensionLimit type spin default {CHECK_EXTENSION_LIMIT} min 0 max 64",
-    f"option name QsEvasionLimit type spin default {QS_EVASION_LIMIT} min 0 max 64",
-    f"option name HangingEvasionDepth type spin default {HANGING_EVASION_DEPTH} min 0 max 64",
-    f"option name DeltaMargin type spin default {DELTA_MARGIN} min 0 max 100000",
+    *(_spin_line(name) for name in _SPINS if name != "USI_Hash"),
     *(f"option name {name} type check default {str(on).lower()}" for name, on in SWITCHES.items()),
     f"option name Evaluation type combo default {DEFAULT_EVALUATION} "
     + " ".join(f"var {name}" for name in EVALUATIONS),
@@ -133,27 +137,15 @@ class UsiEngine:
             else:
                 self.options.switches[name] = value == "true"
         elif name in _SPINS:
-            low, high = _SPINS[name]
+            field_name, low, high = _SPINS[name]
             number = parse_int(value, f"option {name}", low - 1, high + 1)
             if not low <= number <= high:
                 raise ProtocolError(f"{name} takes an integer in {low}..{high}, "
                                     f"not {shown(value)}")
             if name == "USI_Hash":
                 self.thread.halt()
-                self.options.hash_mb = number
                 self.tt = table_for(number)
-            elif name == "ByoyomiMargin":
-                self.options.byoyomi_margin_ms = number
-            elif name == "CheckExtensionLimit":
-                self.options.check_extension_limit = number
-            elif name == "QsEvasionLimit":
-                self.options.qs_evasion_limit = number
-            elif name == "HangingEvasionDepth":
-                self.options.hanging_evasion_depth = number
-            elif name == "DeltaMargin":
-                self.options.delta_margin = number
-            else:
-                self.options.mate_probe_nodes = number
+            setattr(self.options, field_name, number)
         elif name in ("Evaluation", "MatePlies"):
             self._set_game_option(name, value)
         else:
