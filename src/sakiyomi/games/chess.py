@@ -111,9 +111,11 @@ FITTED_WEIGHTS: dict[str, float] = {
 # The same fit for the terms in use alone (``candidate_in_use``): no term switched on, so no
 # cost per node.
 FITTED_IN_USE_WEIGHTS: dict[str, float] = {"tables_mg": 0.27, "doubled_mg": 11.91}
-# The engine's weights (empty: as written).
+# The engine's weights (empty: as written, which the tables above and chess_terms' constants
+# already are).
 EVAL_WEIGHTS: dict[str, float] = {}
-set_eval_weights(EVAL_WEIGHTS)
+if EVAL_WEIGHTS:
+    set_eval_weights(EVAL_WEIGHTS)
 
 
 _PHASE = (0, *PHASE_WEIGHT)  # indexed by python-chess piece type (1..6)

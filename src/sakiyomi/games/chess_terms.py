@@ -403,25 +403,22 @@ def king_attack(board: chess.Board) -> tuple[int, int]:
             - _attack_cost(_attack_danger(board, white, black, chess.WHITE)), 0)
 
 
-# The constants above as written, for ``set_weights`` to scale (by python-chess piece type or
-# rank where they are tuples).
-_BASE: dict[str, int | tuple[int, ...]] = {
-    "PASSED_MG": PASSED_MG, "PASSED_EG": PASSED_EG, "ISOLATED_MG": ISOLATED_MG,
-    "ISOLATED_EG": ISOLATED_EG, "DOUBLED_MG": DOUBLED_MG, "DOUBLED_EG": DOUBLED_EG,
-    "BISHOP_PAIR_MG": BISHOP_PAIR_MG, "BISHOP_PAIR_EG": BISHOP_PAIR_EG,
-    "ROOK_OPEN_MG": ROOK_OPEN_MG, "ROOK_OPEN_EG": ROOK_OPEN_EG,
-    "ROOK_SEMI_OPEN_MG": ROOK_SEMI_OPEN_MG, "ROOK_SEMI_OPEN_EG": ROOK_SEMI_OPEN_EG,
-    "SHELTER_MG": SHELTER_MG, "MOBILITY_MG": MOBILITY_MG, "MOBILITY_EG": MOBILITY_EG,
-    "KING_ATTACK_CAP": KING_ATTACK_CAP}
-# Which multiplier (a feature name of ``chess_eval_parts``) scales which constant.
-_SCALED_BY = {
-    "PASSED_MG": "passed_mg", "PASSED_EG": "passed_eg", "ISOLATED_MG": "isolated_mg",
-    "ISOLATED_EG": "isolated_eg", "DOUBLED_MG": "doubled_mg", "DOUBLED_EG": "doubled_eg",
-    "BISHOP_PAIR_MG": "bishop_pair_mg", "BISHOP_PAIR_EG": "bishop_pair_eg",
-    "ROOK_OPEN_MG": "rook_files_mg", "ROOK_OPEN_EG": "rook_files_eg",
-    "ROOK_SEMI_OPEN_MG": "rook_files_mg", "ROOK_SEMI_OPEN_EG": "rook_files_eg",
-    "SHELTER_MG": "shelter_mg", "MOBILITY_MG": "mobility_mg", "MOBILITY_EG": "mobility_eg",
-    "KING_ATTACK_CAP": "king_attack_mg"}
+# The constants ``set_weights`` scales: name -> (its value as written, by python-chess piece
+# type or rank where it is a tuple; the multiplier, a feature name of ``chess_eval_parts``,
+# that scales it).
+_SCALED: dict[str, tuple[int | tuple[int, ...], str]] = {
+    "PASSED_MG": (PASSED_MG, "passed_mg"), "PASSED_EG": (PASSED_EG, "passed_eg"),
+    "ISOLATED_MG": (ISOLATED_MG, "isolated_mg"), "ISOLATED_EG": (ISOLATED_EG, "isolated_eg"),
+    "DOUBLED_MG": (DOUBLED_MG, "doubled_mg"), "DOUBLED_EG": (DOUBLED_EG, "doubled_eg"),
+    "BISHOP_PAIR_MG": (BISHOP_PAIR_MG, "bishop_pair_mg"),
+    "BISHOP_PAIR_EG": (BISHOP_PAIR_EG, "bishop_pair_eg"),
+    "ROOK_OPEN_MG": (ROOK_OPEN_MG, "rook_files_mg"),
+    "ROOK_OPEN_EG": (ROOK_OPEN_EG, "rook_files_eg"),
+    "ROOK_SEMI_OPEN_MG": (ROOK_SEMI_OPEN_MG, "rook_files_mg"),
+    "ROOK_SEMI_OPEN_EG": (ROOK_SEMI_OPEN_EG, "rook_files_eg"),
+    "SHELTER_MG": (SHELTER_MG, "shelter_mg"),
+    "MOBILITY_MG": (MOBILITY_MG, "mobility_mg"), "MOBILITY_EG": (MOBILITY_EG, "mobility_eg"),
+    "KING_ATTACK_CAP": (KING_ATTACK_CAP, "king_attack_mg")}
 _caches: dict[tuple[tuple[str, float], ...], dict[int, tuple[int, int]]] = {(): _cache}
 
 
@@ -435,8 +432,8 @@ def set_weights(multipliers: Mapping[str, float]) -> None:
     """
     global _cache, KING_ATTACK_DIVISOR  # the evaluation reads them
     values = globals()
-    for name, base in _BASE.items():
-        factor = multipliers.get(_SCALED_BY[name], 1.0)
+    for name, (base, multiplier) in _SCALED.items():
+        factor = multipliers.get(multiplier, 1.0)
         values[name] = (tuple(round(v * factor) for v in base) if isinstance(base, tuple)
                         else round(base * factor))
     factor = multipliers.get("king_attack_mg", 1.0)
