@@ -191,7 +191,7 @@ def window_cell(index: int) -> int | None:
     """The fitted cell of a king-relative offset index (None: no king on the board)."""
     if index == ev.NO_KING:
         return None
-    ranks, files = index // 17 - 8, index % 17 - 8
+    ranks, files = ev.offset_steps(index)
     if abs(ranks) <= WINDOW and abs(files) <= WINDOW:
         return (ranks + WINDOW) * (2 * WINDOW + 1) + files + WINDOW
     return CELLS - 1
@@ -299,9 +299,11 @@ def design(games: list[ShogiGame]) -> tuple[np.ndarray, np.ndarray]:
     return x, np.array([value for _, value in rows], dtype=float)
 
 
-def corrections(x: np.ndarray, residual: np.ndarray, strength: float) -> np.ndarray:
-    """The ridge solution: the corrections that best explain ``residual``."""
-    return np.linalg.solve(x.T @ x + np.diag(penalties(strength)), x.T @ residual)
+def corrections(gram: np.ndarray, right: np.ndarray, strength: float) -> np.ndarray:
+    """The ridge solution at ``strength`` from the normal equations ``gram`` (XᵀX) and
+    ``right`` (Xᵀ residual), which every strength shares.
+    """
+    return np.linalg.solve(gram + np.diag(penalties(strength)), right)
 
 
 @dataclass
@@ -333,13 +335,15 @@ def fit(games: list[ShogiGame], targets: list[float], strengths: list[float],
     y = y / scale
     odd = np.array(groups if groups is not None else range(len(y))) % 2 == 1
     train, test = ~odd, odd
+    fitting = x[train]
+    gram, right = fitting.T @ fitting, fitting.T @ (y[train] - prior[train])
     rms = {}
     for strength in strengths:
-        delta = corrections(x[train], y[train] - prior[train], strength)
+        delta = corrections(gram, right, strength)
         rms[strength] = float(np.sqrt(np.mean((y[test] - prior[test] - x[test] @ delta) ** 2)))
     best = min(rms, key=lambda strength: rms[strength])
     return Fit(len(y), scale, float(np.sqrt(np.mean((y[test] - prior[test]) ** 2))), rms, best,
-               corrections(x, y - prior, best))
+               corrections(x.T @ x, x.T @ (y - prior), best))
 
 
 def report(result: Fit) -> None:

@@ -58,11 +58,17 @@ def offset_index(king: int, square: int, white: bool) -> int:
     return (ranks + 8) * 17 + files + 8
 
 
+def offset_steps(index: int) -> tuple[int, int]:
+    """The (rank, file) steps an offset index (not ``NO_KING``) stands for."""
+    return index // 17 - 8, index % 17 - 8
+
+
 def offset_chebyshev(index: int) -> int:
     """The king-step distance an offset index stands for (9 for ``NO_KING``)."""
     if index == NO_KING:
         return 9
-    return max(abs(index // 17 - 8), abs(index % 17 - 8))
+    ranks, files = offset_steps(index)
+    return max(abs(ranks), abs(files))
 
 
 # ``OFFSET[white][king * 82 + square]``: ``offset_index`` for every king (82: none) and square.
