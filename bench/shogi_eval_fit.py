@@ -8,9 +8,10 @@ Three steps, each its own subcommand, so that a killed run loses nothing:
   fairy-stockfish, YaneuraOu and ourselves) and keeps the positions from ply 16 on where the
   side to move is not in check and the last move was not a capture, deduplicated by SFEN
   (without the move number) and shuffled.  Writes one SFEN a line.
-* ``label`` — asks fairy-stockfish (Debian's package; ``USI`` protocol, one thread) for its
-  score of each position at ``--nodes`` nodes, after ``usinewgame`` (no table carried between
-  positions); appends ``{"sfen", "score", "pv"}`` lines, skipping SFENs already labelled.
+* ``label`` — asks fairy-stockfish (Debian's package, started as ``bench/shogi.py`` starts
+  it: one thread, the shogi variant) for its score of each position at ``--nodes`` nodes,
+  after ``usinewgame`` (no table carried between positions); appends ``{"sfen", "score",
+  "best", "nodes"}`` lines, skipping SFENs already labelled.
 * ``fit`` — the model is ``shogi_eval.Tables`` with king-relative cells (a piece's value by
   its owner-relative square, by its offset from its own king and from the enemy king, within
   ±4 files and ranks, else "far"), cumulative hand values and the evaluation-time terms (king
@@ -33,25 +34,28 @@ Run: ``python bench/shogi_eval_fit.py positions > P; python bench/shogi_eval_fit
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for bench.shogi
+
 import argparse
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import cshogi
 import numpy as np
+from cshogi.usi import Engine
 
+from bench.shogi import setup, start_opponent
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi import ShogiGame
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "bench" / "results" / "shogi"
-FSF = "/usr/games/fairy-stockfish"
 
 
 def game_positions(moves: list[str], first_ply: int) -> Iterator[str]:
@@ -98,53 +102,23 @@ def positions(first_ply: int, seed: int) -> list[str]:
     return result
 
 
-class Labeller:
-    """One fairy-stockfish process answering ``go nodes`` for one position at a time."""
-
-    def __init__(self, path: str, nodes: int) -> None:
-        self.nodes = nodes
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self._send("usi")
-        self._until("usiok")
-        for name, value in (("USI_Variant", "shogi"), ("Threads", "1"), ("USI_Hash", "16")):
-            self._send(f"setoption name {name} value {value}")
-        self._send("isready")
-        self._until("readyok")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-
-    def _until(self, token: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        for line in self.proc.stdout:
-            lines.append(line.strip())
-            if line.startswith(token):
-                return lines
-        raise RuntimeError(f"fairy-stockfish ended before {token!r}")
-
-    def score(self, sfen: str) -> tuple[int | None, str]:
-        """Its score (centipawns, the side to move's view; None: a mate) and best move."""
-        self._send("usinewgame")
-        self._send(f"position sfen {sfen} 1")
-        self._send(f"go nodes {self.nodes}")
-        lines = self._until("bestmove")
-        best = lines[-1].split()[1]
-        value: int | None = None
-        for line in lines:
-            words = line.split()
-            if "score" in words and "multipv" in words and words[words.index("multipv") + 1] != "1":
-                continue
-            if "score" in words:
-                kind, number = words[words.index("score") + 1: words.index("score") + 3]
-                value = int(number) if kind == "cp" else None
-        return value, best
-
-    def close(self) -> None:
-        self._send("quit")
-        self.proc.wait(timeout=10)
+def fsf_score(engine: Engine, sfen: str, nodes: int) -> tuple[int | None, str]:
+    """Fairy-stockfish's score of ``sfen`` at ``nodes`` (centipawns, the side to move's view;
+    None: a mate) and its best move, after ``usinewgame`` (no table carried over).
+    """
+    lines: list[str] = []
+    engine.usinewgame()
+    engine.position(sfen=f"sfen {sfen} 1")
+    best, _ = engine.go(nodes=nodes, listener=lines.append)
+    value: int | None = None
+    for line in lines:
+        words = line.split()
+        if "score" in words and "multipv" in words and words[words.index("multipv") + 1] != "1":
+            continue
+        if "score" in words:
+            kind, number = words[words.index("score") + 1: words.index("score") + 3]
+            value = int(number) if kind == "cp" else None
+    return value, best
 
 
 def label(source: Path, out: Path, nodes: int) -> None:
@@ -153,16 +127,19 @@ def label(source: Path, out: Path, nodes: int) -> None:
     if out.exists():
         done = {json.loads(line)["sfen"] for line in out.read_text().splitlines() if line}
     todo = [s for s in source.read_text().splitlines() if s and s not in done]
-    labeller = Labeller(FSF, nodes)
+    engine = start_opponent("fsf", setup(), ["USI_Hash=16"])
+    if engine is None:
+        raise SystemExit("fairy-stockfish is missing (bench/shogi.py installs Debian's package "
+                         "when run as root)")
     with out.open("a") as sink:
         for number, sfen in enumerate(todo):
-            value, best = labeller.score(sfen)
+            value, best = fsf_score(engine, sfen, nodes)
             sink.write(json.dumps({"sfen": sfen, "score": value, "best": best,
                                    "nodes": nodes}) + "\n")
             sink.flush()
             if number % 500 == 0:
                 print(f"{number} of {len(todo)}", file=sys.stderr, flush=True)
-    labeller.close()
+    engine.quit()
 
 
 # Parameter layout of the fit: corrections to the present full evaluation.
