@@ -448,17 +448,37 @@ def main() -> None:
                          "(default: the least-squares factor from our present evaluation)")
     fitting.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    if args.command == "positions":
-        for sfen in positions(args.first_ply, args.seed):
-            print(sfen)
-    elif args.command == "label":
-        label(args.source, args.out, args.nodes)
+    checks: list[tuple[str, float]] = []  # (flag, a number that must be positive)
+    if args.command == "label":
+        source, checks = args.source, [("--nodes", args.nodes)]
     elif args.command == "fit":
-        games, targets, groups = load_labels(args.labels, args.max_score)
-        result = fit(games, targets, args.ridge, args.scale, groups)
-        report(result)
-        if args.write:
-            write_tables(result, args.labels)
+        if not args.ridge:
+            parser.error("--ridge needs at least one strength")
+        source = args.labels
+        checks = [("--max-score", args.max_score), *(("--ridge", r) for r in args.ridge)]
+        if args.scale is not None:
+            checks.append(("--scale", args.scale))
+    if args.command != "positions" and not source.is_file():
+        parser.error(f"no such file: {source}")
+    for flag, number in checks:
+        if not number > 0:
+            parser.error(f"{flag} must be positive, not {number}")
+    try:
+        if args.command == "positions":
+            for sfen in positions(args.first_ply, args.seed):
+                print(sfen)
+        elif args.command == "label":
+            label(args.source, args.out, args.nodes)
+        elif args.command == "fit":
+            games, targets, groups = load_labels(args.labels, args.max_score)
+            if len(games) < 2:
+                parser.error(f"{args.labels}: fewer than two usable labelled positions")
+            result = fit(games, targets, args.ridge, args.scale, groups)
+            report(result)
+            if args.write:
+                write_tables(result, args.labels)
+    except (ValueError, KeyError, TypeError) as exc:  # a malformed line of a labels file
+        parser.error(f"malformed input: {exc}")
 
 
 if __name__ == "__main__":
