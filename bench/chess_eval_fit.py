@@ -255,7 +255,19 @@ def main() -> None:
     fitting = commands.add_parser("fit")
     fitting.add_argument("--labels", default=str(RESULTS / "s22-eval-labels.jsonl"))
     args = parser.parse_args()
-    label(args) if args.command == "label" else fit(args)
+    if args.command == "label":
+        for flag, number in (("--positions", args.positions), ("--nodes", args.nodes)):
+            if number <= 0:
+                parser.error(f"{flag} must be positive, not {number}")
+    elif not Path(args.labels).is_file():
+        parser.error(f"no such file: {args.labels}")
+    try:
+        if args.command == "label":
+            label(args)
+        else:
+            fit(args)
+    except (ValueError, KeyError, TypeError) as exc:  # a malformed line of a labels file
+        parser.error(f"malformed input: {exc}")
 
 
 if __name__ == "__main__":
