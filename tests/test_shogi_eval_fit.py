@@ -80,6 +80,7 @@ def test_fit_finds_a_planted_tempo_and_silver_value() -> None:
     result = fit(games, targets, [1.0], scale=1.0)
     assert result.rms_present > 40
     assert result.rms[1.0] < result.rms_present / 5
+    assert result.win_rms[1] < result.win_rms[0] / 3  # as expected scores too
     assert result.delta[EXTRA_AT + 3] == pytest.approx(70, abs=5)  # the tempo
     silver = result.delta[MATERIAL_AT + cs.SILVER - 1] \
         + np.mean(result.delta[(cs.SILVER - 1) * 81:cs.SILVER * 81])
