@@ -21,6 +21,13 @@ same positions as the anchor (the same code in both trees, so its ratio shows th
   python bench/before_after.py --ref main --key chess --cpu cpu_s --rounds 5 \
       -- bench/before_after.py --chess-nps 5
 
+``--shogi-nps NODES`` does the same for shogi: a search of NODES nodes with the USI engine's
+settings from each of twelve quiet middlegame positions of our own games (the first lines with
+a centipawn score of bench/results/shogi/s22-eval-labels-fsf20k.jsonl):
+
+  python bench/before_after.py --ref main --key shogi --cpu cpu_s --rounds 3 \
+      -- bench/before_after.py --shogi-nps 10000
+
 ``--othello-solve A-B`` is a harness that runs under either API (the compiled template's own
 ``CompiledSearch.solve`` before the engine interface, the shared ``solve`` driver on a
 ``CompiledEngine`` after it) with one table allocated and touched once, as Edax does, so that
@@ -147,7 +154,32 @@ def chess_nps(depth: int) -> None:
                       "per_s": round(200 * len(pairs) / cpu)}), flush=True)
 
 
+def shogi_nps(nodes: int, count: int = 12) -> None:
+    """Shogi: CPU seconds of a ``nodes``-node search per position (a fresh searcher each,
+    the USI engine's settings) on ``count`` positions of our own games.
+    """
+    from sakiyomi.games.shogi import ShogiGame
+    from sakiyomi.protocols.shogi_engine import Options, search_config
+    from sakiyomi.search.drivers import run
+    from sakiyomi.search.limits import Limits
+    from sakiyomi.search.searcher import Searcher
+
+    labels = ROOT / "bench" / "results" / "shogi" / "s22-eval-labels-fsf20k.jsonl"
+    records = (json.loads(line) for line in labels.read_text().splitlines())
+    sfens = [record["sfen"] for record in records if record["score"] is not None][:count]
+    for number, sfen in enumerate(sfens, 1):
+        start = time.process_time()
+        result = run(Searcher(ShogiGame(sfen + " 1"), search_config(Options())),
+                     Limits(nodes=nodes))
+        cpu = time.process_time() - start
+        print(json.dumps({"shogi": number, "nodes": result.stats.nodes, "cpu_s": cpu,
+                          "nps": round(result.stats.nodes / cpu)}), flush=True)
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--shogi-nps":
+        shogi_nps(int(sys.argv[2]))
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--othello-solve":
         othello_solve(sys.argv[2])
         return

@@ -4,10 +4,13 @@ shogi engine's USI switches for them."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import chess
 
+from sakiyomi.game import HangingBeforePlay, QuietChecks, capable
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.games.shogi import START, ShogiGame
@@ -119,3 +122,73 @@ def test_usi_switches_map_to_the_searcher_settings() -> None:
     options.switches.update(HangingPruning=False, HangingCheckExtension=False)
     config = se.search_config(options)
     assert config.hanging_depth == 0 and not config.extend_hanging_checks
+
+
+def _random_positions(count: int, seed: int) -> list[ShogiGame]:
+    """Positions of seeded random games from the start (captures, so drops and promotions
+    come up), one every few plies.
+    """
+    rng = random.Random(seed)
+    positions: list[ShogiGame] = []
+    while len(positions) < count:
+        game = ShogiGame(START)
+        for ply in range(120):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            captures = [move for move in moves if move & 0xF00000]
+            game.play(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+            if ply % 7 == 6:
+                positions.append(ShogiGame(game.sfen()))
+    return positions[:count]
+
+
+def test_the_tests_before_play_answer_as_playing_the_move_would() -> None:
+    # Every legal move of 60 positions (drops, promotions, checks), and a mate problem whose
+    # attacker has no king: may_give_check against the board in check after the move,
+    # move_hangs_piece against hangs_piece after it.
+    problem = ShogiGame("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
+    games = [*_random_positions(60, seed=23), problem]
+    checks = hangs = 0
+    for game in games:
+        for move in list(game.legal_moves()):
+            expected = game.may_give_check(move), game.move_hangs_piece(move)
+            game.play(move)
+            found = game.in_check(), game.hangs_piece()
+            game.undo()
+            assert expected == found, (game.sfen(), game.move_to_text(move))
+            checks += found[0]
+            hangs += found[1]
+    assert checks > 50 and hangs > 300  # the positions hold both kinds
+
+
+class _PlaysEveryMove(ShogiGame):
+    """ShogiGame without the tests before play: every skipped move is played first."""
+
+    may_give_check = None  # type: ignore[assignment]
+    move_hangs_piece = None  # type: ignore[assignment]
+
+
+def test_moves_skipped_unplayed_leave_the_tree_unchanged() -> None:
+    # The engine's settings: the same tree (value, line, nodes) with far fewer plays.
+    sfen = ShogiGame(START, OPENING).sfen()
+    results = []
+    for game_class in (ShogiGame, _PlaysEveryMove):
+        game = game_class(sfen)
+        assert capable(game, QuietChecks) == capable(game, HangingBeforePlay) == (
+            game_class is ShogiGame)
+        plays = 0
+        play = game.play
+
+        def counted(move: int, play: Callable[[int], None] = play) -> None:
+            nonlocal plays
+            plays += 1
+            play(move)
+
+        game.play = counted  # type: ignore[method-assign]
+        searcher: Searcher[int] = Searcher(game, se.search_config(se.Options()))
+        value = searcher.search(5)
+        results.append((value, searcher.pv, searcher.stats.nodes, plays))
+    (value, pv, nodes, plays), (value2, pv2, nodes2, plays2) = results
+    assert (value, pv, nodes) == (value2, pv2, nodes2)
+    assert plays < plays2 * 0.6

@@ -318,6 +318,19 @@ class HangingMoves(Protocol):
 
 
 @runtime_checkable
+class HangingBeforePlay(Protocol[M_contra]):
+    """``HangingMoves``'s answer for a move before it is played: the searcher then skips a
+    hanging move near the horizon without playing it and taking it back (in shogi about
+    four in five of the moves played there were taken back unsearched).  Must equal playing
+    ``move``, asking ``hangs_piece`` and taking it back.
+    """
+
+    def move_hangs_piece(self, move: M_contra) -> bool:
+        """``hangs_piece`` as it would answer right after ``move`` (legal here)."""
+        ...
+
+
+@runtime_checkable
 class MoveIds(Protocol[M_contra]):
     """Small integers for moves, equal exactly when the moves are equal: the move orderer keys
     its history and its look-ups by them instead of by the move objects, whose hashing may

@@ -43,6 +43,7 @@ _LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", 
 
 _ALWAYS_PROMOTE = frozenset((cs.PAWN, cs.BISHOP, cs.ROOK))  # never better unpromoted
 PROMOTION = 1 << 14
+PROMOTED = cs.PROM_PAWN - cs.PAWN  # a piece type's promoted form is this much higher
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
@@ -81,6 +82,7 @@ class ShogiGame:
         self._score = [ev.board_score(self.tables, self.board)]
         self._keys = [self.board.zobrist_hash()]
         self._moves: list[int] | None = None
+        self._pieces: list[int] | None = None  # the board list, fetched once a position
         self._played: list[int] = []
         for text in moves:
             self.play(self.move_from_text(text))
@@ -108,7 +110,7 @@ class ShogiGame:
             board.push(move)
         self._keys.append(board.zobrist_hash())
         self._played.append(move)
-        self._moves = None
+        self._moves = self._pieces = None
 
     def undo(self) -> None:
         if self._played.pop() == NULL:
@@ -117,7 +119,7 @@ class ShogiGame:
             self.board.pop()
         self._score.pop()
         self._keys.pop()
-        self._moves = None
+        self._moves = self._pieces = None
 
     def outcome(self) -> Outcome | None:
         if not self.legal_moves():
@@ -303,22 +305,60 @@ class ShogiGame:
         move = self._played[-1] if self._played else NULL
         if move == NULL or move & 0xF00000:
             return False
+        return self._hangs(self.board.pieces, move & 0x7F, self.board.turn)
+
+    def move_hangs_piece(self, move: int) -> bool:
+        """``hangs_piece`` of ``move`` (legal here) before it is played, on the board list it
+        would leave: the search skips a hanging move without playing and taking it back.
+        """
+        if move & 0xF00000:
+            return False
+        return self._hangs(self._pieces_after(move), move & 0x7F, self.board.turn ^ 1)
+
+    def may_give_check(self, move: int) -> bool:
+        """Whether ``move`` (legal here) gives check, read off the board list it would leave
+        (the mover's pieces attack the enemy king there; a pinned piece checks too), without
+        playing it: exact, so a late or futile quiet move that does not check is skipped
+        unplayed (``QuietChecks``).
+        """
         board = self.board
-        pieces = board.pieces
-        to = move & 0x7F
+        king = board.king_square(board.turn ^ 1)
+        return king < 81 and attacked(self._pieces_after(move), king, board.turn)
+
+    def _pieces_after(self, move: int) -> list[int]:
+        """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
+        position's list (fetched from cshogi once a position).
+        """
+        pieces = self._pieces
+        if pieces is None:
+            pieces = self._pieces = self.board.pieces
+        after = pieces[:]
+        source = (move >> 7) & 0x7F
+        if source < 81:
+            after[source] = 0
+            placed = (move >> 16) & 0xF
+            if move & PROMOTION:
+                placed += PROMOTED
+        else:  # a drop: the source is 80 + the piece type, the moved-piece field empty
+            placed = source - 80
+        after[move & 0x7F] = placed | self.board.turn << 4
+        return after
+
+    def _hangs(self, pieces: list[int], square: int, taker: int) -> bool:
+        """Whether ``taker`` wins the piece on ``square`` of the board list ``pieces``: it
+        attacks it with a cheaper piece, or attacks it and nothing defends it.
+        """
         value = self._exchange
-        cheapest = cheapest_attacker(pieces, to, board.turn, value)
+        cheapest = cheapest_attacker(pieces, square, taker, value)
         if not cheapest:
             return False
-        return cheapest < value[pieces[to] & 0xF] or not attacked(pieces, to, board.turn ^ 1)
+        return cheapest < value[pieces[square] & 0xF] or not attacked(pieces, square, taker ^ 1)
 
     def _recapturable(self, move: int) -> bool:
-        """Whether the opponent attacks the square ``move`` goes to, once it is played."""
-        board = self.board
-        board.push(move)
-        defended = attacked(board.pieces, move & 0x7F, board.turn)
-        board.pop()
-        return defended
+        """Whether the opponent attacks the square ``move`` goes to, once it is played (read
+        off the board list the move would leave, without playing it).
+        """
+        return attacked(self._pieces_after(move), move & 0x7F, self.board.turn ^ 1)
 
     # ---- mate detection (SearchShortcuts) ---------------------------------------------------
 
@@ -387,7 +427,7 @@ class ShogiGame:
         self._score.append(self._score[-1])
         self._keys.append(self.board.zobrist_hash())
         self._played.append(NULL)
-        self._moves = None
+        self._moves = self._pieces = None
 
     def undo_null(self) -> None:
         """Take back a pass."""
