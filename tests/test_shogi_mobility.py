@@ -4,7 +4,10 @@ without it)."""
 
 from __future__ import annotations
 
+import random
+
 from sakiyomi.games import shogi_eval as ev
+from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi import START, ShogiGame
 
 
@@ -39,3 +42,49 @@ def test_the_full_evaluation_adds_its_weight_per_square() -> None:
     assert full.evaluate() - without.evaluate() == -ev.FULL.mobility * squares
     assert ev.FULL.mobility == ev.MOBILITY_WEIGHT > 0
     assert ev.NO_MOBILITY.mobility == 0 and ev.KOMAWARI.mobility == 0
+
+
+def _reference_mobility(pieces: list[int]) -> int:
+    """The count square by square, each ray walked by file and rank steps."""
+    sliders = {cs.ROOK: ORTHOGONAL, cs.DRAGON: ORTHOGONAL, cs.BISHOP: DIAGONAL,
+               cs.HORSE: DIAGONAL}
+    total = 0
+    for square, piece in enumerate(pieces):
+        if not piece or piece & 0xF not in sliders:
+            continue
+        color = piece >> 4
+        count = 0
+        for df, dr in sliders[piece & 0xF]:
+            file, rank = divmod(square, 9)
+            file, rank = file + df, rank + dr
+            while 0 <= file < 9 and 0 <= rank < 9:
+                other = pieces[file * 9 + rank]
+                if other:
+                    count += other >> 4 != color
+                    break
+                count += 1
+                file, rank = file + df, rank + dr
+        total += -count if color else count
+    return total
+
+
+ORTHOGONAL = ((0, 1), (0, -1), (1, 0), (-1, 0))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def test_the_count_matches_a_square_by_square_walk_on_random_games() -> None:
+    # Seeded random games (captures and drops, so promoted sliders and two of a kind on one
+    # side come up): the term equals a walk over every square.
+    rng = random.Random(20)
+    seen: set[int] = set()
+    for _ in range(6):
+        game = ShogiGame(START)
+        for _ in range(150):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+            pieces = game.board.pieces
+            assert ev.slider_mobility(pieces) == _reference_mobility(pieces)
+            seen.update(piece for piece in pieces if piece & 0xF in (cs.HORSE, cs.DRAGON))
+    assert seen  # promoted sliders were on the board

@@ -31,7 +31,7 @@ from typing import Self
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
-from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
+from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker, checks_from
 from sakiyomi.games.shogi_notation import read_move
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
@@ -145,10 +145,12 @@ class ShogiGame:
             black_hand, white_hand = board.pieces_in_hand
             score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
                 - ev.king_danger(tables, board, cs.BLACK, white_hand)
+            pieces = self._pieces
+            if pieces is None:
+                pieces = self._pieces = board.pieces
             if self._mobility:
-                score += self._mobility * ev.slider_mobility(board.pieces)
+                score += self._mobility * ev.slider_mobility(pieces)
             if self._zone:
-                pieces = board.pieces
                 score += ev.king_zone(tables, pieces, board.king_square(cs.WHITE), cs.WHITE,
                                       black_hand) \
                     - ev.king_zone(tables, pieces, board.king_square(cs.BLACK), cs.BLACK,
@@ -323,7 +325,24 @@ class ShogiGame:
         """
         board = self.board
         king = board.king_square(board.turn ^ 1)
-        return king < 81 and attacked(self._pieces_after(move), king, board.turn)
+        if king >= 81:
+            return False
+        # The opponent is not in check before the move: only the moved piece, or a slider
+        # behind the square it leaves, can check.
+        pieces = self._pieces
+        if pieces is None:
+            pieces = self._pieces = board.pieces
+        to = move & 0x7F
+        source = (move >> 7) & 0x7F
+        moved, landed = pieces[source] if source < 81 else 0, pieces[to]
+        pieces[to] = self._placed(move) | board.turn << 4
+        if source < 81:
+            pieces[source] = 0
+        check = checks_from(pieces, king, board.turn, to, source)
+        pieces[to] = landed
+        if source < 81:
+            pieces[source] = moved
+        return check
 
     def _pieces_after(self, move: int) -> list[int]:
         """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
@@ -336,13 +355,16 @@ class ShogiGame:
         source = (move >> 7) & 0x7F
         if source < 81:
             after[source] = 0
-            placed = (move >> 16) & 0xF
-            if move & PROMOTION:
-                placed += PROMOTED
-        else:  # a drop: the source is 80 + the piece type, the moved-piece field empty
-            placed = source - 80
-        after[move & 0x7F] = placed | self.board.turn << 4
+        after[move & 0x7F] = self._placed(move) | self.board.turn << 4
         return after
+
+    @staticmethod
+    def _placed(move: int) -> int:
+        """The type of the piece ``move`` leaves on its square."""
+        source = (move >> 7) & 0x7F
+        if source >= 81:  # a drop: the source is 80 + the piece type, the moved-piece field 0
+            return source - 80
+        return (move >> 16) & 0xF | (PROMOTED if move & PROMOTION else 0)
 
     def _hangs(self, pieces: list[int], square: int, taker: int) -> bool:
         """Whether ``taker`` wins the piece on ``square`` of the board list ``pieces``: it
