@@ -31,7 +31,7 @@ from typing import Self
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
-from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker, checks_from
+from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
 from sakiyomi.games.shogi_notation import read_move
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
@@ -83,6 +83,7 @@ class ShogiGame:
         self._keys = [self.board.zobrist_hash()]
         self._moves: list[int] | None = None
         self._pieces: list[int] | None = None  # the board list, fetched once a position
+        self._checking: set[int] | None = None  # the checking moves, generated once a position
         self._played: list[int] = []
         for text in moves:
             self.play(self.move_from_text(text))
@@ -110,7 +111,7 @@ class ShogiGame:
             board.push(move)
         self._keys.append(board.zobrist_hash())
         self._played.append(move)
-        self._moves = self._pieces = None
+        self._moves = self._pieces = self._checking = None
 
     def undo(self) -> None:
         if self._played.pop() == NULL:
@@ -119,7 +120,7 @@ class ShogiGame:
             self.board.pop()
         self._score.pop()
         self._keys.pop()
-        self._moves = self._pieces = None
+        self._moves = self._pieces = self._checking = None
 
     def outcome(self) -> Outcome | None:
         if not self.legal_moves():
@@ -318,31 +319,15 @@ class ShogiGame:
         return self._hangs(self._pieces_after(move), move & 0x7F, self.board.turn ^ 1)
 
     def may_give_check(self, move: int) -> bool:
-        """Whether ``move`` (legal here) gives check, read off the board list it would leave
-        (the mover's pieces attack the enemy king there; a pinned piece checks too), without
-        playing it: exact, so a late or futile quiet move that does not check is skipped
-        unplayed (``QuietChecks``).
+        """Whether ``move`` (legal here) gives check, without playing it: exact, so a late or
+        futile quiet move that does not check is skipped unplayed (``QuietChecks``).  The
+        position's checking moves come from cshogi's generator once (a fraction of a
+        microsecond) and each question is a set look-up.
         """
-        board = self.board
-        king = board.king_square(board.turn ^ 1)
-        if king >= 81:
-            return False
-        # The opponent is not in check before the move: only the moved piece, or a slider
-        # behind the square it leaves, can check.
-        pieces = self._pieces
-        if pieces is None:
-            pieces = self._pieces = board.pieces
-        to = move & 0x7F
-        source = (move >> 7) & 0x7F
-        moved, landed = pieces[source] if source < 81 else 0, pieces[to]
-        pieces[to] = self._placed(move) | board.turn << 4
-        if source < 81:
-            pieces[source] = 0
-        check = checks_from(pieces, king, board.turn, to, source)
-        pieces[to] = landed
-        if source < 81:
-            pieces[source] = moved
-        return check
+        checking = self._checking
+        if checking is None:
+            checking = self._checking = set(self.board.check_moves)
+        return move in checking
 
     def _pieces_after(self, move: int) -> list[int]:
         """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
@@ -355,16 +340,11 @@ class ShogiGame:
         source = (move >> 7) & 0x7F
         if source < 81:
             after[source] = 0
-        after[move & 0x7F] = self._placed(move) | self.board.turn << 4
+            placed = (move >> 16) & 0xF | (PROMOTED if move & PROMOTION else 0)
+        else:  # a drop: the source is 80 + the piece type, the moved-piece field 0
+            placed = source - 80
+        after[move & 0x7F] = placed | self.board.turn << 4
         return after
-
-    @staticmethod
-    def _placed(move: int) -> int:
-        """The type of the piece ``move`` leaves on its square."""
-        source = (move >> 7) & 0x7F
-        if source >= 81:  # a drop: the source is 80 + the piece type, the moved-piece field 0
-            return source - 80
-        return (move >> 16) & 0xF | (PROMOTED if move & PROMOTION else 0)
 
     def _hangs(self, pieces: list[int], square: int, taker: int) -> bool:
         """Whether ``taker`` wins the piece on ``square`` of the board list ``pieces``: it
@@ -449,7 +429,7 @@ class ShogiGame:
         self._score.append(self._score[-1])
         self._keys.append(self.board.zobrist_hash())
         self._played.append(NULL)
-        self._moves = self._pieces = None
+        self._moves = self._pieces = self._checking = None
 
     def undo_null(self) -> None:
         """Take back a pass."""

@@ -74,11 +74,6 @@ def _tables() -> tuple[tuple[tuple[Steps, ...], ...], tuple[tuple[Rays, ...], ..
 
 
 STEP_SOURCES, RAYS = _tables()
-# By colour and target: the step-attack mask of each source square, and the index in RAYS of
-# the ray each square lies on (for ``checks_from``).
-STEP_MASKS = tuple(tuple(dict(sources) for sources in by_color) for by_color in STEP_SOURCES)
-RAY_INDEX = tuple(tuple({square: index for index, (squares, _) in enumerate(rays)
-                         for square in squares} for rays in by_color) for by_color in RAYS)
 
 
 def attacked(pieces: list[int], target: int, color: int) -> bool:
@@ -90,33 +85,6 @@ def attacked(pieces: list[int], target: int, color: int) -> bool:
     for squares, mask in RAYS[color][target]:
         for square in squares:
             piece = pieces[square]
-            if piece:
-                if piece >> 4 == color and mask >> (piece & 0xF) & 1:
-                    return True
-                break
-    return False
-
-
-def checks_from(pieces: list[int], target: int, color: int, square: int, vacated: int) -> bool:
-    """Whether ``color`` attacks ``target`` on the board list ``pieces`` with the piece on
-    ``square`` or with a slider on the line from ``target`` through ``square`` or through
-    ``vacated`` (81 or more: none): after a move from ``vacated`` to ``square``, the only
-    attacks it can have made, so this is ``attacked`` for a king its opponent did not
-    attack before the move, looking at a few squares instead of all.
-    """
-    piece = pieces[square]
-    mask = STEP_MASKS[color][target].get(square, 0)
-    if mask >> (piece & 0xF) & 1:
-        return True
-    rays = RAYS[color][target]
-    index = RAY_INDEX[color][target]
-    for start in (square, vacated):
-        ray = index.get(start)
-        if ray is None:
-            continue
-        squares, mask = rays[ray]
-        for on in squares:
-            piece = pieces[on]
             if piece:
                 if piece >> 4 == color and mask >> (piece & 0xF) & 1:
                     return True
