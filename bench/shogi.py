@@ -13,10 +13,11 @@
    ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
    material-only edition that the user built) at equal byoyomi, or at ``--yaneuraou-nodes N``
    nodes a move (with ``--our-nodes``: a load-independent match at node odds); or against our
-   own engine with other options (``--self-nodes N --their-option Evaluation=komawari``) or
-   another USI program (``--usi-opponent PATH``).  Ours plays with ``--byoyomi MS`` or,
-   load-independent, ``--our-nodes N``.  The games start from ``OPENINGS`` in turn, each line
-   once with either colour.
+   own engine with other options (``--self-nodes N --their-option Evaluation=komawari``), or
+   at equal time (``--self-byoyomi MS``), or another USI program (``--usi-opponent PATH``,
+   e.g. a script that runs an older sakiyomi: what a speed-up is worth at a time limit).
+   Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
+   from ``OPENINGS`` in turn, each line once with either colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
 [--our-nodes N | --byoyomi MS] [--yaneuraou PATH [--yaneuraou-nodes N]] [--mate-seconds S]``.
@@ -439,9 +440,12 @@ def main() -> None:
     parser.add_argument("--self-nodes", type=int, default=None,
                         help="a match against our own engine at N nodes (A/B of options: "
                              "--option for us, --their-option for it)")
+    parser.add_argument("--self-byoyomi", type=int, default=None,
+                        help="a match against our own engine at byoyomi MS a move (equal time "
+                             "with --byoyomi MS: what a speed-up is worth; load-dependent)")
     parser.add_argument("--usi-opponent", default=None,
-                        help="with --self-nodes: another USI engine (e.g. a wrapper running an "
-                             "older sakiyomi) instead of our own")
+                        help="with --self-nodes or --self-byoyomi: another USI engine (e.g. a "
+                             "wrapper running an older sakiyomi) instead of our own")
     parser.add_argument("--option", action="append", default=[],
                         help="NAME=VALUE: a USI option for our engine (repeatable)")
     parser.add_argument("--their-option", action="append", default=[],
@@ -453,8 +457,10 @@ def main() -> None:
         bench_speed(args.perft_depth, args.search_nodes)
     if not args.games:
         return
-    if args.self_nodes:
-        bench_match(args, "usi" if args.usi_opponent else "self", {"nodes": args.self_nodes})
+    if args.self_nodes or args.self_byoyomi:
+        bench_match(args, "usi" if args.usi_opponent else "self",
+                    {"nodes": args.self_nodes} if args.self_nodes
+                    else {"byoyomi": args.self_byoyomi})
         return
     for nodes in args.fsf_nodes:
         bench_match(args, "fsf", {"nodes": nodes})
