@@ -232,13 +232,16 @@ def features(game: ShogiGame) -> tuple[dict[int, float], int]:
     return x, round(to_move * game.evaluate())
 
 
-def load_labels(path: Path, max_score: int) -> tuple[list[ShogiGame], list[float], list[int]]:
-    """The labelled positions worth fitting: a centipawn score within ``max_score`` whose best
-    move takes nothing (black's view of the score), and the game each came from.
+def load_labels(paths: list[Path], max_score: int
+                ) -> tuple[list[ShogiGame], list[float], list[int]]:
+    """The labelled positions of ``paths`` (in turn) worth fitting: a centipawn score within
+    ``max_score`` whose best move takes nothing (black's view of the score), and the game each
+    came from.
     """
     game_of = origins(16)
     games, targets, groups = [], [], []
-    for line in path.read_text().splitlines():
+    lines = [line for path in paths for line in path.read_text().splitlines()]
+    for line in lines:
         record = json.loads(line)
         if record["score"] is None or abs(record["score"]) > max_score:
             continue
@@ -468,7 +471,7 @@ def main() -> None:
     lab.add_argument("--out", type=Path, required=True)
     lab.add_argument("--nodes", type=int, default=20_000)
     fitting = sub.add_parser("fit")
-    fitting.add_argument("labels", type=Path)
+    fitting.add_argument("labels", type=Path, nargs="+", help="labels files, read in turn")
     fitting.add_argument("--max-score", type=int, default=2500)
     fitting.add_argument("--ridge", type=float, nargs="*", default=[10, 30, 100, 300, 1000])
     fitting.add_argument("--scale", type=float, help="fairy-stockfish's cp per ours "
@@ -483,7 +486,7 @@ def main() -> None:
     elif args.command == "fit":
         if not args.ridge:
             parser.error("--ridge needs at least one strength")
-        source = args.labels
+        source = next((path for path in args.labels if not path.is_file()), args.labels[0])
         checks = [("--max-score", args.max_score), ("--win-scale", args.win_scale),
                   *(("--ridge", r) for r in args.ridge)]
         if args.scale is not None:
@@ -502,11 +505,12 @@ def main() -> None:
         elif args.command == "fit":
             games, targets, groups = load_labels(args.labels, args.max_score)
             if len(games) < 2:
-                parser.error(f"{args.labels}: fewer than two usable labelled positions")
+                parser.error(f"{' '.join(map(str, args.labels))}: fewer than two usable "
+                             "labelled positions")
             result = fit(games, targets, args.ridge, args.scale, groups, args.win_scale)
             report(result)
             if args.write:
-                write_tables(result, args.labels)
+                write_tables(result, args.labels[0])
     except (ValueError, KeyError, TypeError) as exc:  # a malformed line of a labels file
         parser.error(f"malformed input: {exc}")
 
