@@ -102,9 +102,11 @@ def positions(first_ply: int, seed: int) -> list[str]:
     return result
 
 
-def fsf_score(engine: Engine, sfen: str, nodes: int) -> tuple[int | None, str]:
-    """Fairy-stockfish's score of ``sfen`` at ``nodes`` (centipawns, the side to move's view;
-    None: a mate) and its best move, after ``usinewgame`` (no table carried over).
+def fsf_score(engine: Engine, sfen: str, nodes: int,
+              mate: int | None = None) -> tuple[int | None, str]:
+    """Fairy-stockfish's score of ``sfen`` (without a move number) at ``nodes`` (centipawns,
+    the side to move's view; a mate: None, or ``±mate`` when ``mate`` is given) and its best
+    move, after ``usinewgame`` (no table carried over).
     """
     lines: list[str] = []
     engine.usinewgame()
@@ -117,7 +119,8 @@ def fsf_score(engine: Engine, sfen: str, nodes: int) -> tuple[int | None, str]:
             continue
         if "score" in words:
             kind, number = words[words.index("score") + 1: words.index("score") + 3]
-            value = int(number) if kind == "cp" else None
+            value = int(number) if kind == "cp" else None if mate is None \
+                else -mate if number.startswith("-") else mate
     return value, best
 
 
