@@ -242,7 +242,9 @@ def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     """
     records = [json.loads(line) for line in path.read_text().splitlines() if line]
     origin_of = positions(RESULTS) if any("mover" not in r for r in records) else {}
-    rows, targets, origins = [], [], []
+    rows: list[list[float]] = []
+    targets: list[float] = []
+    origins: list[Origin] = []
     for record in records:
         score = record["stockfish"]
         if score is None or abs(score) > MAX_SCORE:
