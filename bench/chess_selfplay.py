@@ -81,6 +81,8 @@ VARIANTS: dict[str, SearchConfig] = {
     # Session 23: the terms in use refitted to Stockfish's static evaluation
     # (``STATIC_FIT_WEIGHTS``), no term switched on: no cost per node.
     "static-fit": CHESS_CONFIG,
+    # Razoring at remaining depth 1-2 (session 23; SearchConfig.razor_margins).
+    "razor": replace(CHESS_CONFIG, razor_margins=(0, 250, 450)),
     # No null move and no late-move pruning where a king is attacked (session 22).
     "guard": replace(CHESS_CONFIG, guard_king_danger=True),
 }
