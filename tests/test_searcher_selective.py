@@ -3,9 +3,8 @@ futility, late-move pruning, reverse futility)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import math
+from dataclasses import replace
 
 import chess
 import pytest
