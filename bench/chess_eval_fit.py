@@ -57,22 +57,25 @@ MAX_SCORE = 1500
 
 class Game(NamedTuple):
     """A match record's moves, the colour our engine played (None if the record does not
-    say) and how many of the first moves were the set opening (nobody's choice).
+    say), how many of the first moves were the set opening (nobody's choice) and the
+    opponent's name (its first word: "stockfish", "sunfish").
     """
 
     moves: list[str]
     ours: chess.Color | None
     opening: int
+    opponent: str
 
 
 class Origin(NamedTuple):
     """Where a labelled position comes from: the number of the first game (in
     ``game_moves`` order) that reached it, and who chose the move that led to it: 1 our
-    engine, -1 its opponent, 0 the set opening or unknown.
+    engine, -1 its opponent, 0 the set opening or unknown; and the game's opponent.
     """
 
     game: int
     mover: int
+    opponent: str
 
 
 def game_moves(results: Path) -> Iterator[Game]:
@@ -88,7 +91,8 @@ def game_moves(results: Path) -> Iterator[Game]:
                 side = record.get("we_play")
                 yield Game(record["moves"].split(),
                            None if side not in ("white", "black") else side == "white",
-                           len(str(record.get("opening") or "").split()))
+                           len(str(record.get("opening") or "").split()),
+                           (str(record.get("opponent") or "?").split() or ["?"])[0])
 
 
 def is_quiet(board: chess.Board, last: chess.Move, was_capture: bool) -> bool:
@@ -108,7 +112,7 @@ def positions(results: Path) -> dict[str, Origin]:
     pushed up) from the others.
     """
     seen: dict[str, Origin] = {}
-    for number, (moves, ours, opening) in enumerate(game_moves(results)):
+    for number, (moves, ours, opening, opponent) in enumerate(game_moves(results)):
         board = chess.Board()
         for ply, text in enumerate(moves, start=1):
             move = chess.Move.from_uci(text)
@@ -117,7 +121,7 @@ def positions(results: Path) -> dict[str, Origin]:
             board.push(move)
             fen = " ".join(board.fen().split()[:4])
             if ply >= MIN_PLY and fen not in seen and is_quiet(board, move, capture):
-                seen[fen] = Origin(number, mover)
+                seen[fen] = Origin(number, mover, opponent)
     return seen
 
 
@@ -235,13 +239,13 @@ def describe(weights: np.ndarray, columns: list[int], x: np.ndarray, y: np.ndarr
                                      for i in columns}}
 
 
-def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, list[Origin]]:
     """The features, Stockfish's scores, the games and the movers (``Origin``) of the
     labelled positions worth fitting (mates and |score| > MAX_SCORE left out).  Labels
     written without their origin (session 22's) get it from ``positions``.
     """
     records = [json.loads(line) for line in path.read_text().splitlines() if line]
-    origin_of = positions(RESULTS) if any("mover" not in r for r in records) else {}
+    origin_of = positions(RESULTS) if any("opponent" not in r for r in records) else {}
     rows: list[list[float]] = []
     targets: list[float] = []
     origins: list[Origin] = []
@@ -251,15 +255,15 @@ def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
             continue
         rows.append(features(ChessGame(chess.Board(record["fen"] + " 0 1"))))
         targets.append(float(score))
-        origins.append(Origin(int(record["game"]), int(record["mover"])) if "mover" in record
-                       else origin_of.get(record["fen"], Origin(-1 - len(origins), 0)))
-    return (np.array(rows), np.array(targets), np.array([o.game for o in origins]),
-            np.array([o.mover for o in origins]))
+        origins.append(Origin(int(record["game"]), int(record["mover"]), str(record["opponent"]))
+                       if "opponent" in record else origin_of.get(
+                           record["fen"], Origin(-1 - len(origins), 0, "?")))
+    return np.array(rows), np.array(targets), origins
 
 
 def fit(args: argparse.Namespace) -> None:
     """Fit the multipliers on even lines, measure on odd ones; print one JSON object."""
-    x, y, _, _ = load_labels(Path(args.labels))
+    x, y, _ = load_labels(Path(args.labels))
     train, test = slice(0, None, 2), slice(1, None, 2)
     use = np.array(in_use())
     current = x @ use
@@ -356,6 +360,24 @@ def inflation(x: np.ndarray) -> dict[int, float]:
     return dict(zip(np.flatnonzero(keep).tolist(), factors.tolist(), strict=True))
 
 
+def gaps(difference: np.ndarray, origins: list[Origin]) -> dict[str, dict[str, float]]:
+    """The mean of ``difference`` (Stockfish's score less ours, by position from the side to
+    move) turned to our engine's side, by opponent and by who chose the move into the
+    position: how far, and where, our evaluation leans our engine's way.
+    """
+    movers = np.array([o.mover for o in origins])
+    opponents = np.array([o.opponent for o in origins])
+    ours = difference * np.where(movers == 1, -1, 1)  # our engine moved: the other's turn
+    result = {}
+    for name in sorted(set(opponents.tolist())):
+        for mover in (1, -1):
+            rows = (opponents == name) & (movers == mover)
+            if rows.any():
+                result[f"{name} after {'our' if mover == 1 else 'its'} move"] = {
+                    "positions": int(rows.sum()), "mean": round(float(ours[rows].mean()), 1)}
+    return result
+
+
 HELD = 1e12  # the penalty that holds a multiplier at its prior
 
 
@@ -375,7 +397,9 @@ def ridge(args: argparse.Namespace) -> None:
     ``--hold-endgame``: the endgame parts stay as written (the sample has no position inside
     the endgame rules, where they weigh most).  Prints one JSON object.
     """
-    x, y, groups, movers = load_labels(Path(args.labels))
+    x, y, origins = load_labels(Path(args.labels))
+    groups = np.array([o.game for o in origins])
+    movers = np.array([o.mover for o in origins])
     use = np.array(in_use())
     names = [n for i, n in enumerate(NAMES) if (use[i] or n == "tempo" or args.all_terms)
              and np.any(x[:, NAMES.index(n)])]  # no all-zero part (king attack's eg)
@@ -427,8 +451,8 @@ def ridge(args: argparse.Namespace) -> None:
     print(json.dumps({
         "labels": args.labels, "positions": len(y), "games": len(set(groups.tolist())),
         "train": int(train.sum()), "test": int(test.sum()), "scale": round(scale, 3),
-        "rms_test_zero": rms(y[test]), "rms_test_in_use": error(prior, test),
-        "rms_test_in_use_with_chooser": error(prior_fit, test),
+        "rms_test_zero": rms(y[test]), "rms_test_as_written": error(prior, test),
+        "rms_test_as_written_with_chooser": error(prior_fit, test),
         "validation_rms_by_strength": validation, "strength": best,
         "rms_test_fitted": error(weights, test),
         "rms_test_fitted_without_chooser": error(weights, test, chooser=False),
@@ -436,6 +460,7 @@ def ridge(args: argparse.Namespace) -> None:
         "multipliers": relative(weights),
         "multipliers_even_games": relative(halves[0]),
         "multipliers_odd_games": relative(halves[1]),
+        "gap_from_our_side": gaps(target - current, origins),
         "variance_inflation": {names[i]: round(v, 1)
                                for i, v in inflation(xs[train][:, :-1] if not args.no_chooser
                                                      else xs[train]).items()},

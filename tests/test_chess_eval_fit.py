@@ -60,10 +60,12 @@ def test_positions_know_the_game_and_who_chose_the_move(tmp_path: Path) -> None:
             board.push(rng.choice(quiet or list(board.legal_moves)))
         moves = [m.uci() for m in board.move_stack]
         records.append({"bench": "match", "game": number, "we_play": side,
+                        "opponent": "sunfish" if number else "stockfish UCI_Elo 1800",
                         "opening": " ".join(moves[:14]), "moves": " ".join(moves)})
     (tmp_path / "match.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
     origins = positions(tmp_path)
-    assert {o.game for o in origins.values()} == {0, 1}
+    assert {(o.game, o.opponent) for o in origins.values()} == {(0, "stockfish"),
+                                                                (1, "sunfish")}
     plies_of: list[dict[str, int]] = []  # each game's positions by the ply that made them
     for record in records:
         replay, seen = chess.Board(), dict[str, int]()
@@ -72,7 +74,7 @@ def test_positions_know_the_game_and_who_chose_the_move(tmp_path: Path) -> None:
             seen.setdefault(" ".join(replay.fen().split()[:4]), ply)
         plies_of.append(seen)
     movers = set()
-    for fen, (game, mover) in origins.items():
+    for fen, (game, mover, _) in origins.items():
         plies = plies_of[game][fen]
         assert plies >= MIN_PLY
         ours = records[game]["we_play"] == "white"
@@ -98,7 +100,8 @@ def test_ridge_finds_a_planted_weighting_and_the_chooser(
         mover = rng.choice((-1, 1))
         value = float(np.dot(features(ChessGame(board)), weights)) + 60 * mover
         lines.append(json.dumps({"fen": " ".join(board.fen().split()[:4]), "game": number,
-                                 "mover": mover, "stockfish": round(2 * value)}))
+                                 "mover": mover, "opponent": "stockfish",
+                                 "stockfish": round(2 * value)}))
     labels = tmp_path / "labels.jsonl"
     labels.write_text("\n".join(lines) + "\n")
     ridge(argparse.Namespace(labels=str(labels), strengths=[0.0, 10.0], all_terms=False,
@@ -111,6 +114,12 @@ def test_ridge_finds_a_planted_weighting_and_the_chooser(
     assert multipliers["tables_mg"] == pytest.approx(1.0, abs=0.05)
     assert multipliers["tempo"] == pytest.approx(10.0, abs=1.0)
     assert multipliers["chooser"] == pytest.approx(-60.0, abs=1.0)  # our side to move: lower
+    assert found["rms_test_as_written"] > 50 > found["rms_test_fitted"]
+    gap = found["gap_from_our_side"]
+    # Our side is 60 of ours below our evaluation after either side's move (and the tempo
+    # and the isolated pawns' share, which are not ours to lean, average out).
+    for key in ("stockfish after our move", "stockfish after its move"):
+        assert gap[key]["mean"] == pytest.approx(-60.0, abs=15.0)
     ridge(argparse.Namespace(labels=str(labels), strengths=[0.0], all_terms=False,
                              no_chooser=True, hold_endgame=False))
     blind = json.loads(capsys.readouterr().out)
