@@ -114,7 +114,8 @@ FITTED_IN_USE_WEIGHTS: dict[str, float] = {"tables_mg": 0.27, "doubled_mg": 11.9
 # The terms in use refitted to Stockfish 15.1's static evaluation of our quiet positions
 # (session 23, bench/chess_eval_fit.py ``ridge --hold-endgame``, split by game, with the
 # column of who chose the move into each position; s23-summary.md): the middlegame parts
-# whose fit kept its sign, at most 3 times as written; endgame parts as written.
+# whose fit kept its sign, at most 3 times as written; endgame parts as written.  Self-play
+# at equal time (100 ms, 240 games): +19 (-19 ... +57), below the +20 rule: not in use.
 STATIC_FIT_WEIGHTS: dict[str, float] = {
     "tables_mg": 1.12,
     "isolated_mg": 2.75,
