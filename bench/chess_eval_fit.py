@@ -239,6 +239,10 @@ def describe(weights: np.ndarray, columns: list[int], x: np.ndarray, y: np.ndarr
                                      for i in columns}}
 
 
+class TooFew(ValueError):
+    """A labels file with too few usable positions for the fit asked for."""
+
+
 def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, list[Origin]]:
     """The features, Stockfish's scores, the games and the movers (``Origin``) of the
     labelled positions worth fitting (mates and |score| > MAX_SCORE left out).  Labels
@@ -258,6 +262,9 @@ def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, list[Origin]]:
         origins.append(Origin(int(record["game"]), int(record["mover"]), str(record["opponent"]))
                        if "opponent" in record else origin_of.get(
                            record["fen"], Origin(-1 - len(origins), 0, "?")))
+    if not rows:
+        raise TooFew(f"no usable position in {path} (mates and |score| > {MAX_SCORE} "
+                     "are left out)")
     return np.array(rows), np.array(targets), origins
 
 
@@ -410,6 +417,9 @@ def ridge(args: argparse.Namespace) -> None:
         names.append("chooser")
         xs, prior = np.column_stack([xs, -movers]), np.append(prior, 0.0)
     fold = groups % FOLDS
+    if len(y) < 10 * len(names) or len(set(fold.tolist())) < FOLDS:
+        raise TooFew(f"{len(y)} usable positions: ridge needs at least {10 * len(names)}, "
+                     f"from games in each of the {FOLDS} folds (game number mod {FOLDS})")
     train, test = fold != 0, fold == 0
     current = x @ use
     scale = float(current[train] @ y[train] / (current[train] @ current[train]))
@@ -499,6 +509,8 @@ def main() -> None:
         parser.error(f"--strengths must not be negative, not {min(args.strengths)}")
     try:
         {"label": label, "fit": fit, "ridge": ridge}[args.command](args)
+    except TooFew as exc:
+        parser.error(str(exc))
     except (ValueError, KeyError, TypeError) as exc:  # a malformed line of a labels file
         parser.error(f"malformed input: {exc}")
 

@@ -18,6 +18,7 @@ from bench.chess_eval_fit import (
     STOCKFISH,
     StaticStockfish,
     inflation,
+    main,
     positions,
     ridge,
     ridge_solution,
@@ -125,6 +126,25 @@ def test_ridge_finds_a_planted_weighting_and_the_chooser(
     blind = json.loads(capsys.readouterr().out)
     assert "chooser" not in blind["multipliers"]
     assert blind["rms_test_fitted"] > 50  # the bias it cannot see
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ([], "no usable position"),
+    ([{"fen": "4k3/8/8/8/8/8/8/4K3 w - -", "game": 0, "mover": 1, "opponent": "x",
+       "stockfish": 5}], "1 usable positions: ridge needs at least"),
+    ([{"fen": "4k3/8/8/8/8/8/8/4K3 w - -"}], "malformed input"),
+])
+def test_ridge_refuses_bad_labels_in_one_error_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        lines: list[dict[str, object]], message: str) -> None:
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setattr("sys.argv", ["chess_eval_fit.py", "ridge", "--labels", str(labels)])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.splitlines()
+    assert message in error[-1] and not any("Traceback" in line for line in error)
 
 
 @pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="needs Stockfish")
