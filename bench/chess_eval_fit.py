@@ -34,7 +34,10 @@ import argparse
 import json
 import os
 import random
+import re
+import subprocess
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import chess
 import chess.engine
@@ -52,7 +55,30 @@ MIN_PLY = 12
 MAX_SCORE = 1500
 
 
-def game_moves(results: Path) -> Iterator[list[str]]:
+class Game(NamedTuple):
+    """A match record's moves, the colour our engine played (None if the record does not
+    say), how many of the first moves were the set opening (nobody's choice) and the
+    opponent's name (its first word: "stockfish", "sunfish").
+    """
+
+    moves: list[str]
+    ours: chess.Color | None
+    opening: int
+    opponent: str
+
+
+class Origin(NamedTuple):
+    """Where a labelled position comes from: the number of the first game (in
+    ``game_moves`` order) that reached it, and who chose the move that led to it: 1 our
+    engine, -1 its opponent, 0 the set opening or unknown; and the game's opponent.
+    """
+
+    game: int
+    mover: int
+    opponent: str
+
+
+def game_moves(results: Path) -> Iterator[Game]:
     """The move lists of every match record in ``results``' jsonl files."""
     for path in sorted(results.glob("*.jsonl")):
         for line in path.read_text().splitlines():
@@ -62,7 +88,11 @@ def game_moves(results: Path) -> Iterator[list[str]]:
                 continue
             if isinstance(record, dict) and record.get("bench") == "match" and isinstance(
                     record.get("moves"), str):
-                yield record["moves"].split()
+                side = record.get("we_play")
+                yield Game(record["moves"].split(),
+                           None if side not in ("white", "black") else side == "white",
+                           len(str(record.get("opening") or "").split()),
+                           (str(record.get("opponent") or "?").split() or ["?"])[0])
 
 
 def is_quiet(board: chess.Board, last: chess.Move, was_capture: bool) -> bool:
@@ -75,46 +105,95 @@ def is_quiet(board: chess.Board, last: chess.Move, was_capture: bool) -> bool:
     return Searcher(game, CHESS_CONFIG).search(0) == game.evaluate()
 
 
-def positions(results: Path) -> list[str]:
-    """The FENs of our games' quiet positions, deduplicated, in order of first sight."""
-    seen: dict[str, None] = {}
-    for moves in game_moves(results):
+def positions(results: Path) -> dict[str, Origin]:
+    """The FENs of our games' quiet positions, deduplicated, in order of first sight, with
+    their ``Origin``: the game is the group by which ``ridge`` splits training from
+    measuring; the mover tells the positions our own search chose (whose evaluation it
+    pushed up) from the others.
+    """
+    seen: dict[str, Origin] = {}
+    for number, (moves, ours, opening, opponent) in enumerate(game_moves(results)):
         board = chess.Board()
         for ply, text in enumerate(moves, start=1):
             move = chess.Move.from_uci(text)
             capture = board.is_capture(move)
+            mover = 0 if ours is None or ply <= opening else 1 if board.turn == ours else -1
             board.push(move)
             fen = " ".join(board.fen().split()[:4])
             if ply >= MIN_PLY and fen not in seen and is_quiet(board, move, capture):
-                seen[fen] = None
-    return list(seen)
+                seen[fen] = Origin(number, mover, opponent)
+    return seen
+
+
+class StaticStockfish:
+    """Stockfish's static evaluation of a position: its ``eval`` command (NNUE, or its
+    hybrid with the classical evaluation in lopsided positions; no search), read from the
+    "Final evaluation" line, which python-chess's UCI client does not expose.
+    """
+
+    def __init__(self, path: str = STOCKFISH) -> None:
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def __call__(self, fen: str) -> int | None:
+        """Centipawns from the side to move (None where Stockfish gives none: in check)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"position fen {fen}\neval\n")
+        self.process.stdin.flush()
+        for line in self.process.stdout:
+            if line.startswith("Final evaluation"):
+                found = re.search(r"([-+]?\d+\.\d+) \(white side\)", line)
+                if found is None:
+                    return None
+                white = round(100 * float(found.group(1)))
+                return white if chess.Board(fen).turn == chess.WHITE else -white
+        raise ValueError("stockfish ended without a final evaluation")
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("quit\n")
+        self.process.stdin.flush()
+        self.process.wait(timeout=10)
 
 
 def label(args: argparse.Namespace) -> None:
-    """Score up to ``--positions`` quiet positions with Stockfish (appending to ``--out``)."""
-    fens = positions(RESULTS)
+    """Score up to ``--positions`` quiet positions with Stockfish (appending to ``--out``):
+    by a search of ``--nodes`` nodes, or with ``--static`` by its static evaluation.
+    """
+    games = positions(RESULTS)
+    fens = list(games)
     random.Random(args.seed).shuffle(fens)
     out = Path(args.out)
     done = set()
     if out.exists():
         done = {json.loads(line)["fen"] for line in out.read_text().splitlines() if line}
     print(json.dumps({"quiet_positions": len(fens), "already": len(done)}), flush=True)
-    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    engine.configure({"Threads": 1, "Hash": 16})
+    static = StaticStockfish() if args.static else None
+    engine = None if static else chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    if engine is not None:
+        engine.configure({"Threads": 1, "Hash": 16})
     try:
         with out.open("a") as sink:
             for n, fen in enumerate(fens[:args.positions]):
                 if fen in done:
                     continue
-                info = engine.analyse(chess.Board(fen + " 0 1"),
-                                      chess.engine.Limit(nodes=args.nodes), game=n)
-                score = info["score"].relative.score()  # None for a mate
-                sink.write(json.dumps({"fen": fen, "stockfish": score, "nodes": args.nodes,
-                                       "depth": info.get("depth"),
-                                       "load": round(os.getloadavg()[0], 2)}) + "\n")
+                record: dict[str, object] = {"fen": fen, **games[fen]._asdict()}
+                if static is not None:
+                    record |= {"stockfish": static(fen + " 0 1"), "source": "static"}
+                else:
+                    assert engine is not None
+                    info = engine.analyse(chess.Board(fen + " 0 1"),
+                                          chess.engine.Limit(nodes=args.nodes), game=n)
+                    record |= {"stockfish": info["score"].relative.score(),  # None: a mate
+                               "nodes": args.nodes, "depth": info.get("depth")}
+                record["load"] = round(os.getloadavg()[0], 2)
+                sink.write(json.dumps(record) + "\n")
                 sink.flush()
     finally:
-        engine.quit()
+        if static is not None:
+            static.close()
+        if engine is not None:
+            engine.quit()
 
 
 def rms(error: np.ndarray) -> float:
@@ -160,17 +239,38 @@ def describe(weights: np.ndarray, columns: list[int], x: np.ndarray, y: np.ndarr
                                      for i in columns}}
 
 
-def fit(args: argparse.Namespace) -> None:
-    """Fit the multipliers on even lines, measure on odd ones; print one JSON object."""
-    rows, targets = [], []
-    for line in Path(args.labels).read_text().splitlines():
-        record = json.loads(line)
+class TooFew(ValueError):
+    """A labels file with too few usable positions for the fit asked for."""
+
+
+def load_labels(path: Path) -> tuple[np.ndarray, np.ndarray, list[Origin]]:
+    """The features, Stockfish's scores, the games and the movers (``Origin``) of the
+    labelled positions worth fitting (mates and |score| > MAX_SCORE left out).  Labels
+    written without their origin (session 22's) get it from ``positions``.
+    """
+    records = [json.loads(line) for line in path.read_text().splitlines() if line]
+    origin_of = positions(RESULTS) if any("opponent" not in r for r in records) else {}
+    rows: list[list[float]] = []
+    targets: list[float] = []
+    origins: list[Origin] = []
+    for record in records:
         score = record["stockfish"]
         if score is None or abs(score) > MAX_SCORE:
             continue
         rows.append(features(ChessGame(chess.Board(record["fen"] + " 0 1"))))
         targets.append(float(score))
-    x, y = np.array(rows), np.array(targets)
+        origins.append(Origin(int(record["game"]), int(record["mover"]), str(record["opponent"]))
+                       if "opponent" in record else origin_of.get(
+                           record["fen"], Origin(-1 - len(origins), 0, "?")))
+    if not rows:
+        raise TooFew(f"no usable position in {path} (mates and |score| > {MAX_SCORE} "
+                     "are left out)")
+    return np.array(rows), np.array(targets), origins
+
+
+def fit(args: argparse.Namespace) -> None:
+    """Fit the multipliers on even lines, measure on odd ones; print one JSON object."""
+    x, y, _ = load_labels(Path(args.labels))
     train, test = slice(0, None, 2), slice(1, None, 2)
     use = np.array(in_use())
     current = x @ use
@@ -244,6 +344,138 @@ def candidate(report: dict[str, object], terms: str, x: np.ndarray, y: np.ndarra
     return result
 
 
+FOLDS = 5  # games by number mod FOLDS; fold 0 is measured, the others train and validate
+
+
+def ridge_solution(x: np.ndarray, y: np.ndarray, prior: np.ndarray, penalty: np.ndarray
+                   ) -> np.ndarray:
+    """The multipliers minimising mean((x w - y)^2) + sum(penalty * (w - prior)^2): pulled
+    towards ``prior`` (the weights in use), so that a term the data hardly determine keeps
+    its weight instead of taking an absurd one (a huge penalty holds a column at its prior).
+    """
+    gram = x.T @ x / len(y) + np.diag(penalty)
+    return prior + np.linalg.solve(gram, x.T @ (y - x @ prior) / len(y))
+
+
+def inflation(x: np.ndarray) -> dict[int, float]:
+    """Each column's variance inflation factor, 1 / (1 - R^2) of it regressed on the others
+    (with a constant): how far collinearity lets its least-squares multiplier wander.
+    """
+    spread = x.std(axis=0)
+    keep = spread > 0
+    factors = np.diag(np.linalg.pinv(np.corrcoef(x[:, keep], rowvar=False)))
+    return dict(zip(np.flatnonzero(keep).tolist(), factors.tolist(), strict=True))
+
+
+def gaps(difference: np.ndarray, origins: list[Origin]) -> dict[str, dict[str, float]]:
+    """The mean of ``difference`` (Stockfish's score less ours, by position from the side to
+    move) turned to our engine's side, by opponent and by who chose the move into the
+    position: how far, and where, our evaluation leans our engine's way.
+    """
+    movers = np.array([o.mover for o in origins])
+    opponents = np.array([o.opponent for o in origins])
+    ours = difference * np.where(movers == 1, -1, 1)  # our engine moved: the other's turn
+    result = {}
+    for name in sorted(set(opponents.tolist())):
+        for mover in (1, -1):
+            rows = (opponents == name) & (movers == mover)
+            if rows.any():
+                result[f"{name} after {'our' if mover == 1 else 'its'} move"] = {
+                    "positions": int(rows.sum()), "mean": round(float(ours[rows].mean()), 1)}
+    return result
+
+
+HELD = 1e12  # the penalty that holds a multiplier at its prior
+
+
+def ridge(args: argparse.Namespace) -> None:
+    """Fit the multipliers of the terms in use (and a tempo) by ridge regression towards
+    the weights in use, split by game: positions of games numbered 0 mod FOLDS are only
+    measured; the strength is chosen by cross-validation over the other folds (one fold of
+    games held out in turn), then refitted on all of them.  Targets are divided by the best
+    single scale of the evaluation in use (Stockfish's centipawns per ours, on the training
+    games), so that a multiplier of 1 is the weight in use.
+
+    Unless ``--no-chooser``, one more column, not a term of the evaluation: +1 where our
+    engine is to move, -1 where its opponent is (0: the set opening).  Our search picked
+    the positions after its own moves for their high evaluation, so its errors there lean
+    its way; a term it steers by (the middlegame tables) is then larger on its side exactly
+    where Stockfish disagrees, and a fit without that column shrinks the term for it.
+    ``--hold-endgame``: the endgame parts stay as written (the sample has no position inside
+    the endgame rules, where they weigh most).  Prints one JSON object.
+    """
+    x, y, origins = load_labels(Path(args.labels))
+    groups = np.array([o.game for o in origins])
+    movers = np.array([o.mover for o in origins])
+    use = np.array(in_use())
+    names = [n for i, n in enumerate(NAMES) if (use[i] or n == "tempo" or args.all_terms)
+             and np.any(x[:, NAMES.index(n)])]  # no all-zero part (king attack's eg)
+    # The prior: each term as written (a term switched off too, with --all-terms), no tempo.
+    prior = np.array([0.0 if n == "tempo" else 1.0 for n in names])
+    xs = x[:, [NAMES.index(n) for n in names]]
+    if not args.no_chooser:
+        names.append("chooser")
+        xs, prior = np.column_stack([xs, -movers]), np.append(prior, 0.0)
+    fold = groups % FOLDS
+    if len(y) < 10 * len(names) or len(set(fold.tolist())) < FOLDS:
+        raise TooFew(f"{len(y)} usable positions: ridge needs at least {10 * len(names)}, "
+                     f"from games in each of the {FOLDS} folds (game number mod {FOLDS})")
+    train, test = fold != 0, fold == 0
+    current = x @ use
+    scale = float(current[train] @ y[train] / (current[train] @ current[train]))
+    target = y / scale
+    held = [n.endswith("_eg") and args.hold_endgame for n in names]
+
+    def penalty(strength: float) -> np.ndarray:
+        return np.array([HELD if hold else 0.0 if n == "chooser" else strength
+                         for n, hold in zip(names, held, strict=True)])
+
+    def error(weights: np.ndarray, rows: np.ndarray, chooser: bool = True) -> float:
+        """RMS in Stockfish's centipawns (``chooser``: with that column's share)."""
+        w = weights if chooser or args.no_chooser else np.append(weights[:-1], 0.0)
+        return round(float(np.sqrt(np.mean((xs[rows] @ w - target[rows]) ** 2)) * scale), 1)
+
+    validation = {}
+    for strength in args.strengths:
+        squares = []
+        for out in range(1, FOLDS):
+            inner = train & (fold != out)
+            weights = ridge_solution(xs[inner], target[inner], prior, penalty(strength))
+            squares.append(error(weights, fold == out) ** 2)
+        validation[strength] = round(float(np.sqrt(np.mean(squares))), 1)
+    best = min(validation, key=lambda strength: validation[strength])
+    weights = ridge_solution(xs[train], target[train], prior, penalty(best))
+    halves = [ridge_solution(xs[train & (groups % 2 == h)], target[train & (groups % 2 == h)],
+                             prior, penalty(best)) for h in (0, 1)]
+    mg, eg = (weights[names.index(n)] for n in ("material_mg", "material_eg"))
+
+    def relative(w: np.ndarray) -> dict[str, float]:
+        """Multipliers relative to material's of their phase (tempo and the chooser in our
+        centipawns, relative to material's middlegame multiplier).
+        """
+        return {n: round(float(w[i] / (eg if n.endswith("_eg") else mg)), 3)
+                for i, n in enumerate(names) if not n.startswith("material")}
+
+    prior_fit = ridge_solution(xs[train], target[train], prior, np.where(
+        np.array(names) == "chooser", 0.0, HELD))
+    print(json.dumps({
+        "labels": args.labels, "positions": len(y), "games": len(set(groups.tolist())),
+        "train": int(train.sum()), "test": int(test.sum()), "scale": round(scale, 3),
+        "rms_test_zero": rms(y[test]), "rms_test_as_written": error(prior, test),
+        "rms_test_as_written_with_chooser": error(prior_fit, test),
+        "validation_rms_by_strength": validation, "strength": best,
+        "rms_test_fitted": error(weights, test),
+        "rms_test_fitted_without_chooser": error(weights, test, chooser=False),
+        "material": [round(float(mg), 3), round(float(eg), 3)],
+        "multipliers": relative(weights),
+        "multipliers_even_games": relative(halves[0]),
+        "multipliers_odd_games": relative(halves[1]),
+        "gap_from_our_side": gaps(target - current, origins),
+        "variance_inflation": {names[i]: round(v, 1)
+                               for i, v in inflation(xs[train][:, :-1] if not args.no_chooser
+                                                     else xs[train]).items()},
+    }, indent=1))
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -252,8 +484,20 @@ def main() -> None:
     labelling.add_argument("--nodes", type=int, default=20000)
     labelling.add_argument("--seed", type=int, default=2026)
     labelling.add_argument("--out", default=str(RESULTS / "s22-eval-labels.jsonl"))
+    labelling.add_argument("--static", action="store_true",
+                           help="Stockfish's static evaluation instead of a search")
     fitting = commands.add_parser("fit")
     fitting.add_argument("--labels", default=str(RESULTS / "s22-eval-labels.jsonl"))
+    ridging = commands.add_parser("ridge")
+    ridging.add_argument("--labels", default=str(RESULTS / "s23-eval-static-labels.jsonl"))
+    ridging.add_argument("--strengths", type=float, nargs="+",
+                         default=[0, 1, 3, 10, 30, 100, 300, 1000, 3000])
+    ridging.add_argument("--all-terms", action="store_true",
+                         help="also the terms switched off (they cost time per node)")
+    ridging.add_argument("--no-chooser", action="store_true",
+                         help="without the column of who chose the move into the position")
+    ridging.add_argument("--hold-endgame", action="store_true",
+                         help="the endgame parts stay as written")
     args = parser.parse_args()
     if args.command == "label":
         for flag, number in (("--positions", args.positions), ("--nodes", args.nodes)):
@@ -261,11 +505,12 @@ def main() -> None:
                 parser.error(f"{flag} must be positive, not {number}")
     elif not Path(args.labels).is_file():
         parser.error(f"no such file: {args.labels}")
+    elif args.command == "ridge" and min(args.strengths) < 0:
+        parser.error(f"--strengths must not be negative, not {min(args.strengths)}")
     try:
-        if args.command == "label":
-            label(args)
-        else:
-            fit(args)
+        {"label": label, "fit": fit, "ridge": ridge}[args.command](args)
+    except TooFew as exc:
+        parser.error(str(exc))
     except (ValueError, KeyError, TypeError) as exc:  # a malformed line of a labels file
         parser.error(f"malformed input: {exc}")
 

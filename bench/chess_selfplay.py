@@ -35,6 +35,7 @@ from sakiyomi.games.chess import (
     EVAL_WEIGHTS,
     FITTED_IN_USE_WEIGHTS,
     FITTED_WEIGHTS,
+    STATIC_FIT_WEIGHTS,
     ChessGame,
     set_eval_weights,
 )
@@ -77,6 +78,11 @@ VARIANTS: dict[str, SearchConfig] = {
     "fitted": CHESS_CONFIG,
     "written": CHESS_CONFIG,
     "fitted-in-use": CHESS_CONFIG,  # the terms in use, weighted by their own fit
+    # Session 23: the terms in use refitted to Stockfish's static evaluation
+    # (``STATIC_FIT_WEIGHTS``), no term switched on: no cost per node.
+    "static-fit": CHESS_CONFIG,
+    # Razoring at remaining depth 1-2 (session 23; SearchConfig.razor_margins).
+    "razor": replace(CHESS_CONFIG, razor_margins=(0, 250, 450)),
     # No null move and no late-move pruning where a king is attacked (session 22).
     "guard": replace(CHESS_CONFIG, guard_king_danger=True),
 }
@@ -102,7 +108,8 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
 }
 # Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).
 WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {},
-                                           "fitted-in-use": FITTED_IN_USE_WEIGHTS}
+                                           "fitted-in-use": FITTED_IN_USE_WEIGHTS,
+                                           "static-fit": STATIC_FIT_WEIGHTS}
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
     "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK")}
 

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import chess
 
+from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.chess_endgame import ENDGAME_PHASE
+from sakiyomi.games.chess_eval_parts import phase
+
 DATA = Path(__file__).parent / "data" / "chess"
 
 
@@ -51,3 +55,14 @@ def random_walk(rng: random.Random, plies: int) -> chess.Board:
             break
         board.push(rng.choice(moves))
     return board
+
+
+def middlegames(count: int, seed: int) -> list[chess.Board]:
+    """Positions of random games outside the endgame rules (phase > ENDGAME_PHASE)."""
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = random_walk(rng, rng.randint(6, 60))
+        if not board.is_game_over() and phase(ChessGame(board)) > ENDGAME_PHASE:
+            boards.append(board)
+    return boards

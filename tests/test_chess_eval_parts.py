@@ -3,19 +3,23 @@ and they are colour-symmetric."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import chess
 import pytest
 
 from sakiyomi.games import chess_terms
-from sakiyomi.games.chess import EVAL_WEIGHTS, FITTED_WEIGHTS, ChessGame, set_eval_weights
-from sakiyomi.games.chess_endgame import ENDGAME_PHASE
-from sakiyomi.games.chess_eval_parts import NAMES, features, in_use, phase, white_parts
+from sakiyomi.games.chess import (
+    EVAL_WEIGHTS,
+    FITTED_WEIGHTS,
+    STATIC_FIT_WEIGHTS,
+    ChessGame,
+    set_eval_weights,
+)
+from sakiyomi.games.chess_eval_parts import NAMES, features, in_use, white_parts
 from sakiyomi.games.chess_pst import PHASE_TOTAL
 from sakiyomi.games.chess_terms import pawn_parts, pawn_terms, piece_terms, rook_files
-from tests.chess_support import random_walk
+from tests.chess_support import middlegames
 
 
 class AllTermsGame(ChessGame):
@@ -26,21 +30,10 @@ class AllTermsGame(ChessGame):
     KING_ATTACK = True
 
 
-def _middlegames(count: int, seed: int) -> list[chess.Board]:
-    """Positions of random games outside the endgame rules (phase > ENDGAME_PHASE)."""
-    rng = random.Random(seed)
-    boards: list[chess.Board] = []
-    while len(boards) < count:
-        board = random_walk(rng, rng.randint(6, 60))
-        if not board.is_game_over() and phase(ChessGame(board)) > ENDGAME_PHASE:
-            boards.append(board)
-    return boards
-
-
 @pytest.mark.parametrize("game_type", [ChessGame, AllTermsGame])
 def test_the_terms_in_use_add_up_to_the_evaluation(game_type: type[ChessGame]) -> None:
     weights = in_use(game_type)
-    for board in _middlegames(150, seed=7):
+    for board in middlegames(150, seed=7):
         game = game_type(board)
         total = sum(f * w for f, w in zip(features(game), weights, strict=True))
         # evaluate() divides the phase-weighted sum by PHASE_TOTAL, rounding down.
@@ -55,7 +48,7 @@ def test_terms_switched_off_are_left_out() -> None:
 
 
 def test_a_mirrored_position_has_the_negated_features() -> None:
-    for board in _middlegames(100, seed=11):
+    for board in middlegames(100, seed=11):
         mirrored = board.mirror()
         plain, flipped = features(ChessGame(board)), features(ChessGame(mirrored))
         # Both from the side to move: the mirror swaps colours and the side to move, so the
@@ -67,7 +60,7 @@ def test_a_mirrored_position_has_the_negated_features() -> None:
 
 
 def test_the_pawn_parts_and_rook_files_add_up_to_their_terms() -> None:
-    for board in _middlegames(100, seed=13):
+    for board in middlegames(100, seed=13):
         white, black = board.pawns & board.occupied_co[chess.WHITE], board.pawns & \
             board.occupied_co[chess.BLACK]
         parts = pawn_parts(white, black).values()
@@ -93,28 +86,34 @@ def restore_weights() -> Iterator[None]:
     set_eval_weights(EVAL_WEIGHTS)
 
 
-def _weights_of(multipliers: dict[str, float]) -> list[float]:
-    """``multipliers`` as weights of the features (a term left out: 1; tempo: 0)."""
-    return [multipliers.get(name, 0.0 if name == "tempo" else 1.0) for name in NAMES]
+def _weights_of(multipliers: dict[str, float], game_type: type[ChessGame]) -> list[float]:
+    """``multipliers`` as weights of the features of ``game_type``'s terms (a term left out:
+    1, a term switched off: 0; tempo: 0 unless given).
+    """
+    return [multipliers.get(name, 0.0) if name == "tempo" else use * multipliers.get(
+        name, 1.0) for name, use in zip(NAMES, in_use(game_type), strict=True)]
 
 
+@pytest.mark.parametrize(("multipliers", "game_type"), [(FITTED_WEIGHTS, AllTermsGame),
+                                                        (STATIC_FIT_WEIGHTS, ChessGame)])
 @pytest.mark.usefixtures("restore_weights")
-def test_fitted_weights_evaluate_as_the_weighted_features() -> None:
+def test_fitted_weights_evaluate_as_the_weighted_features(
+        multipliers: dict[str, float], game_type: type[ChessGame]) -> None:
     # Every constant is rounded to whole centipawns after scaling, so the evaluation is the
     # weighted sum of the features up to that rounding (a few centipawns).
-    weights = _weights_of(FITTED_WEIGHTS)
-    for board in _middlegames(100, seed=17):
+    weights = _weights_of(multipliers, game_type)
+    for board in middlegames(100, seed=17):
         set_eval_weights({})
-        row = features(AllTermsGame(board))
-        set_eval_weights(FITTED_WEIGHTS)
-        value = AllTermsGame(board).evaluate()
+        row = features(game_type(board))
+        set_eval_weights(multipliers)
+        value = game_type(board).evaluate()
         assert abs(value - sum(f * w for f, w in zip(row, weights, strict=True))) <= 6
-        assert AllTermsGame(board.mirror()).evaluate() == value, board.fen()
+        assert game_type(board.mirror()).evaluate() == value, board.fen()
 
 
 @pytest.mark.usefixtures("restore_weights")
 def test_empty_weights_restore_the_evaluation_as_written() -> None:
-    boards = _middlegames(50, seed=19)
+    boards = middlegames(50, seed=19)
     set_eval_weights({})
     before = [AllTermsGame(board).evaluate() for board in boards]
     set_eval_weights({"mobility_mg": 3.0, "tables_eg": 0.5, "tempo": 9.0})

@@ -4,6 +4,7 @@ futility, late-move pruning, reverse futility)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import chess
 import pytest
@@ -35,6 +36,7 @@ ONE_SWITCH = {
     "counter_moves": SearchConfig(counter_moves=True),
     "history_malus": SearchConfig(history_malus=True),
     "delta_pruning": SearchConfig(delta_margin=200),
+    "razoring": SearchConfig(razor_margins=(0, 250, 450)),
 }
 
 
@@ -43,7 +45,7 @@ def test_switches_are_off_by_default() -> None:
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
                 or config.mate_distance or config.late_move_counts or config.lmr_divisor
                 or config.reverse_futility_margins or config.counter_moves
-                or config.history_malus or config.delta_margin)
+                or config.history_malus or config.delta_margin or config.razor_margins)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
@@ -156,3 +158,14 @@ def test_reverse_futility_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece
     pruned = run(Searcher(ChessGame(board.copy()), config), Limits(depth=4))
     assert pruned.stats.nodes < plain.stats.nodes
     assert plain.best_move == pruned.best_move == chess.Move.from_uci("c4d5")
+
+
+def test_razoring_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece_hangs() -> None:
+    # The same position: lines that leave White far behind (the queen not taken) end in
+    # quiescence at shallow depth instead of a search of every quiet move.
+    board = chess.Board("rnb1kbnr/ppp2ppp/8/3qp3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 0 4")
+    plain = run(Searcher(ChessGame(board.copy()), SELECTIVE), Limits(depth=5))
+    razored = run(Searcher(ChessGame(board.copy()), replace(
+        SELECTIVE, razor_margins=(0, 250, 450))), Limits(depth=5))
+    assert razored.stats.nodes < plain.stats.nodes
+    assert plain.best_move == razored.best_move == chess.Move.from_uci("c4d5")

@@ -111,6 +111,18 @@ FITTED_WEIGHTS: dict[str, float] = {
 # The same fit for the terms in use alone (``candidate_in_use``): no term switched on, so no
 # cost per node.
 FITTED_IN_USE_WEIGHTS: dict[str, float] = {"tables_mg": 0.27, "doubled_mg": 11.91}
+# The terms in use refitted to Stockfish 15.1's static evaluation of our quiet positions
+# (session 23, bench/chess_eval_fit.py ``ridge --hold-endgame``, split by game, with the
+# column of who chose the move into each position; s23-summary.md): the middlegame parts
+# whose fit kept its sign, at most 3 times as written; endgame parts as written.  Self-play
+# at equal time (100 ms, 240 games): +19 (-19 ... +57), below the +20 rule: not in use.
+STATIC_FIT_WEIGHTS: dict[str, float] = {
+    "tables_mg": 1.12,
+    "isolated_mg": 2.75,
+    "doubled_mg": 3.0,
+    "bishop_pair_mg": 1.91,
+    "tempo": 11.0,
+}
 # The engine's weights (empty: as written, which the tables above and chess_terms' constants
 # already are).
 EVAL_WEIGHTS: dict[str, float] = {}

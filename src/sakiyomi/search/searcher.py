@@ -145,6 +145,12 @@ class SearchConfig:
     # depth d < len(reverse_futility_margins), a static value that beats beta by the margin
     # for d is returned as the node's lower bound (empty tuple: off).
     reverse_futility_margins: tuple[int, ...] = ()
+    # Razoring (Checks + NoisyMoves; empty tuple or a 0 margin: off): at non-PV nodes not in
+    # check with remaining depth d < len(razor_margins), a static value that falls short of
+    # alpha by the margin for d sends the node to quiescence with a null window at alpha; a
+    # value still at or below alpha is the node's upper bound (the quiet moves of a
+    # shallow search would rarely win back that much), else the node is searched as usual.
+    razor_margins: tuple[int, ...] = ()
     # Hanging-move pruning (HangingMoves + Checks; 0: off): at non-PV nodes not in check with
     # remaining depth <= this, a move other than the first that captures nothing and leaves
     # the moved piece to be won (the game's static exchange estimate) is skipped, checks too.
@@ -411,9 +417,11 @@ class Searcher(Generic[M]):
         selective = (extend or lmr or futility or bool(late_counts) or hanging_depth > 0
                      or history_depth > 0 or evasion_depth > 0)
         rf_margins = config.reverse_futility_margins if checks is not None else ()
+        razor = config.razor_margins if checks is not None and noisy is not None else ()
         pruning = (nuller is not None or futility or bool(late_counts) or bool(rf_margins)
-                   or hanging_depth > 0 or history_depth > 0)
-        needs_check = (selective or nuller is not None or bool(rf_margins)) and checks is not None
+                   or bool(razor) or hanging_depth > 0 or history_depth > 0)
+        needs_check = (selective or nuller is not None or bool(rf_margins) or bool(razor)
+                       ) and checks is not None
         # The TT move is tried before the others are ordered (their hints computed) when the
         # order of the others cannot change meanwhile: no history (credited below), no
         # presort, no tracer (which is shown the moves a cut-off skips).
@@ -614,6 +622,12 @@ class Searcher(Generic[M]):
                 static = evaluate()  # once for all three tests (evaluate has no side effects)
                 cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
                        else None)
+                if cut is None and depth < len(razor):
+                    razored = razored_value(depth, alpha, ply, static)
+                    if razored is not None:
+                        if tracing:
+                            tracer.leave(ply, razored, upper)
+                        return razored
                 sharp = danger is not None and danger()
                 if cut is None and not sharp:
                     cut = null_move_cut(depth, beta, ply, key, via, static)
@@ -835,6 +849,21 @@ class Searcher(Generic[M]):
             if value < beta:
                 return None
             horizon = True  # a guess from the static value: never stored as solved
+            return value
+
+        def razored_value(depth: int, alpha: int, ply: int, static: int) -> int | None:
+            """Razoring: when the static value plus the margin for ``depth`` stays at or
+            below alpha, quiescence with a null window at alpha; its value when that still
+            fails low (an upper bound), else None (search the node).
+            """
+            nonlocal horizon
+            margin = razor[depth]
+            if not margin or is_decisive(alpha) or static + margin > alpha:
+                return None
+            value = quiesce(alpha, alpha + 1, ply)
+            if value > alpha:
+                return None
+            horizon = True  # a guess from quiescence: never stored as solved
             return value
 
         def futile_value(depth: int, alpha: int, static: int) -> int | None:
