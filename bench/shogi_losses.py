@@ -41,6 +41,7 @@ def worst_move(fsf: Engine, record: dict[str, object], nodes: int, lost: int
     ours_first = record["sakiyomi"] == "black"
     board = cshogi.Board()
     worst: dict[str, object] | None = None
+    largest = 0  # the drop of ``worst``
     for ply, text in enumerate(moves):
         if (ply % 2 == 0) == ours_first and ply >= 4:
             sfen = " ".join(board.sfen().split()[:3])
@@ -50,7 +51,8 @@ def worst_move(fsf: Engine, record: dict[str, object], nodes: int, lost: int
             board.pop()
             if before is not None and after is not None and before > -lost:
                 drop = before + after  # ``after`` is the opponent's view
-                if worst is None or drop > int(str(worst["drop"])):
+                if worst is None or drop > largest:
+                    largest = drop
                     worst = {"game": record["game"], "ply": ply, "move": text, "fsf_best": best,
                              "before": before, "after": -after, "drop": drop, "sfen": sfen}
         board.push_usi(text)

@@ -146,9 +146,7 @@ class ShogiGame:
             black_hand, white_hand = board.pieces_in_hand
             score += ev.king_danger(tables, board, cs.WHITE, black_hand) \
                 - ev.king_danger(tables, board, cs.BLACK, white_hand)
-            pieces = self._pieces
-            if pieces is None:
-                pieces = self._pieces = board.pieces
+            pieces = self._board_list()
             if self._mobility:
                 score += self._mobility * ev.slider_mobility(pieces)
             if self._zone:
@@ -308,7 +306,7 @@ class ShogiGame:
         move = self._played[-1] if self._played else NULL
         if move == NULL or move & 0xF00000:
             return False
-        return self._hangs(self.board.pieces, move & 0x7F, self.board.turn)
+        return self._hangs(self._board_list(), move & 0x7F, self.board.turn)
 
     def move_hangs_piece(self, move: int) -> bool:
         """``hangs_piece`` of ``move`` (legal here) before it is played, on the board list it
@@ -333,10 +331,7 @@ class ShogiGame:
         """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
         position's list (fetched from cshogi once a position).
         """
-        pieces = self._pieces
-        if pieces is None:
-            pieces = self._pieces = self.board.pieces
-        after = pieces[:]
+        after = self._board_list()[:]
         source = (move >> 7) & 0x7F
         if source < 81:
             after[source] = 0
@@ -345,6 +340,15 @@ class ShogiGame:
             placed = source - 80
         after[move & 0x7F] = placed | self.board.turn << 4
         return after
+
+    def _board_list(self) -> list[int]:
+        """The board list of this position from cshogi, fetched once (``play`` and ``undo`` drop
+        it): the evaluation and the exchange tests all read it, none writes to it.
+        """
+        pieces = self._pieces
+        if pieces is None:
+            pieces = self._pieces = self.board.pieces
+        return pieces
 
     def _hangs(self, pieces: list[int], square: int, taker: int) -> bool:
         """Whether ``taker`` wins the piece on ``square`` of the board list ``pieces``: it
