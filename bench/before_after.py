@@ -176,15 +176,24 @@ def shogi_nps(nodes: int, count: int = 12) -> None:
                           "nps": round(result.stats.nodes / cpu)}), flush=True)
 
 
+def harness_number(flag: str, text: str) -> int:
+    """The positive integer a harness flag was given; else one error line and exit 2."""
+    if not text.isdigit() or int(text) == 0:
+        print(f"before_after.py: error: {flag} needs a positive integer, not {text!r}",
+              file=sys.stderr)
+        sys.exit(2)
+    return int(text)
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--shogi-nps":
-        shogi_nps(int(sys.argv[2]))
+        shogi_nps(harness_number(sys.argv[1], sys.argv[2]))
         return
     if len(sys.argv) == 3 and sys.argv[1] == "--othello-solve":
         othello_solve(sys.argv[2])
         return
     if len(sys.argv) == 3 and sys.argv[1] == "--chess-nps":
-        chess_nps(int(sys.argv[2]))
+        chess_nps(harness_number(sys.argv[1], sys.argv[2]))
         return
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

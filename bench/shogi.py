@@ -451,6 +451,20 @@ def main() -> None:
     parser.add_argument("--their-option", action="append", default=[],
                         help="NAME=VALUE: a USI option for the opponent (repeatable)")
     args = parser.parse_args()
+    for flag, number, least in (("--games", args.games, 0), ("--start-game", args.start_game, 0),
+                                ("--mate-seconds", args.mate_seconds, 1e-9),
+                                ("--perft-depth", args.perft_depth, 1),
+                                ("--search-nodes", args.search_nodes, 1),
+                                ("--max-plies", args.max_plies, 1),
+                                ("--byoyomi", args.byoyomi, 1),
+                                *(("--fsf-nodes", n, 1) for n in args.fsf_nodes),
+                                *((flag, value, 1) for flag, value in (
+                                    ("--our-nodes", args.our_nodes),
+                                    ("--yaneuraou-nodes", args.yaneuraou_nodes),
+                                    ("--self-nodes", args.self_nodes),
+                                    ("--self-byoyomi", args.self_byoyomi)) if value is not None)):
+        if number < least:
+            parser.error(f"{flag} must be at least {least:g}, not {number}")
     if not args.skip_mates:
         bench_mates(args.mate_seconds)
     if not args.skip_speed:
