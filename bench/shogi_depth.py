@@ -30,6 +30,7 @@ from pathlib import Path
 from sakiyomi.games.shogi import EVALUATIONS, ShogiGame
 from sakiyomi.protocols import shogi_engine
 from sakiyomi.protocols.shogi_engine import Options, search_config
+from sakiyomi.protocols.usi import SEARCH_SPINS
 from sakiyomi.search.drivers import iterative_deepening
 from sakiyomi.search.limits import Limits, StopSignal
 from sakiyomi.search.result import SearchStats
@@ -142,9 +143,8 @@ TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGI
            "HISTORY_PRUNING_CREDIT")
 
 
-# USI spin options of the search, by the ``Options`` field each sets (session 22).
-SPINS = {"CheckExtensionLimit": "check_extension_limit", "QsEvasionLimit": "qs_evasion_limit",
-         "HangingEvasionDepth": "hanging_evasion_depth", "DeltaMargin": "delta_margin"}
+# USI spin options of the search, by the ``Options`` field each sets (the engine's table).
+SPINS = {name: field for name, (field, _, _) in SEARCH_SPINS.items()}
 
 
 def constants() -> dict[str, object]:

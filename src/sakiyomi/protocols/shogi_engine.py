@@ -27,7 +27,7 @@ SWITCHES = {"CheckExtension": True, "NullMove": True, "LMR": True, "Futility": T
             "LateMovePruning": True, "LogReduction": True, "ReverseFutility": True,
             "CounterMoves": True, "HistoryMalus": False, "HangingPruning": True,
             "HangingCheckExtension": True, "HistoryPruning": True,
-            "QsHangingEvasions": False}
+            "QsHangingEvasions": False, "Improving": False}
 # Shogi has ~80 legal moves a node (most of them drops): quiet moves late in the order are
 # reduced by the logarithmic rule and, near the horizon, skipped (SearchConfig).
 LMR_DIVISOR = 1.5
@@ -69,6 +69,13 @@ HANGING_EVASION_DEPTH = 3
 # below alpha is skipped (SearchConfig.delta_margin).  27 % of our nodes are quiescence moves.
 DELTA_MARGIN = 0
 NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
+# Session 24 (SearchConfig): internal iterative reduction from this remaining depth (USI
+# IIRDepth, 0: off); null-move R growing by a ply per NullMoveDepthDivisor plies of depth and
+# per NullMoveEvalDivisor of static value above beta (0: off, the step above); the switch
+# Improving (late-move pruning and reverse futility by the static value's trend).
+IIR_DEPTH = 0
+NULL_MOVE_DEPTH_DIVISOR = 0
+NULL_MOVE_EVAL_DIVISOR = 0
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
 MATE_PROBE_SHARE = 0.2  # of the hard limit, at most, for the df-pn probe before the search
@@ -96,6 +103,9 @@ class Options:
     qs_evasion_limit: int = QS_EVASION_LIMIT  # USI QsEvasionLimit
     hanging_evasion_depth: int = HANGING_EVASION_DEPTH  # USI HangingEvasionDepth
     delta_margin: int = DELTA_MARGIN  # USI DeltaMargin
+    iir_depth: int = IIR_DEPTH  # USI IIRDepth
+    null_move_depth_divisor: int = NULL_MOVE_DEPTH_DIVISOR  # USI NullMoveDepthDivisor
+    null_move_eval_divisor: int = NULL_MOVE_EVAL_DIVISOR  # USI NullMoveEvalDivisor
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
     # TacticalMoves), named as USI check options.
     switches: dict[str, bool] = field(default_factory=lambda: dict(SWITCHES))
@@ -173,7 +183,11 @@ def search_config(options: Options) -> SearchConfig:
                         qs_evasion_limit=options.qs_evasion_limit,
                         hanging_evasion_depth=options.hanging_evasion_depth,
                         delta_margin=options.delta_margin,
-                        qs_hanging_evasions=switch["QsHangingEvasions"])
+                        qs_hanging_evasions=switch["QsHangingEvasions"],
+                        iir_depth=options.iir_depth,
+                        null_move_depth_divisor=options.null_move_depth_divisor,
+                        null_move_eval_divisor=options.null_move_eval_divisor,
+                        improving=switch["Improving"])
 
 
 def mate_likely(game: ShogiGame) -> bool:

@@ -54,7 +54,13 @@ _SPINS = {"USI_Hash": ("hash_mb", 1, MAX_HASH_MB),
           "CheckExtensionLimit": ("check_extension_limit", 0, 64),
           "QsEvasionLimit": ("qs_evasion_limit", 0, 64),
           "HangingEvasionDepth": ("hanging_evasion_depth", 0, 64),
-          "DeltaMargin": ("delta_margin", 0, 100_000)}
+          "DeltaMargin": ("delta_margin", 0, 100_000),
+          "IIRDepth": ("iir_depth", 0, 64),
+          "NullMoveDepthDivisor": ("null_move_depth_divisor", 0, 64),
+          "NullMoveEvalDivisor": ("null_move_eval_divisor", 0, 100_000)}
+# The spin options that set the search (not the table, the clock or the probe).
+SEARCH_SPINS = {name: spec for name, spec in _SPINS.items()
+                if name not in ("USI_Hash", "ByoyomiMargin", "MateProbeNodes")}
 
 
 def _spin_line(name: str) -> str:

@@ -179,6 +179,23 @@ class SearchConfig:
     # that captures nothing and leaves its piece to be won is skipped (as hanging-move pruning
     # does out of check; the same soundness rule as in quiescence).
     hanging_evasion_depth: int = 0
+    # Internal iterative reduction (0: off): below the root, a node at remaining depth >=
+    # this with no move from the table is searched a ply shallower.  Without a move to try
+    # first its ordering is mostly guesswork and its search mostly wasted; the next
+    # iteration of iterative deepening finds it with a table move (Stockfish's and most
+    # engines' successor to internal iterative deepening, at no extra search).
+    iir_depth: int = 0
+    # Null-move reductions that grow (0: off; the fixed R, one more from depth 7, instead):
+    # R = null_move_reduction + depth // null_move_depth_divisor, plus, with
+    # null_move_eval_divisor, min(3, (static - beta) // null_move_eval_divisor): the
+    # further the static value is above beta, the less a pass needs verifying.
+    null_move_depth_divisor: int = 0
+    null_move_eval_divisor: int = 0
+    # Improving (off by default): the static value compared with the same side's two plies
+    # up.  Not improving, late-move pruning keeps half its count of quiet moves; improving,
+    # reverse futility uses the margin of a ply less (depth >= 2).  Unknown (a PV node or
+    # a node in check two plies up): as many moves as without the switch, the full margin.
+    improving: bool = False
     # Mate-distance pruning: below the root, the window is clipped to what a win or loss at
     # this ply can still score (lost here at worst, winning next ply at best).  Off by
     # default: it only moves node counts in games decided by win/loss distances.
@@ -413,6 +430,13 @@ class Searcher(Generic[M]):
         history_depth = (config.history_pruning_depth
                          if tactical is not None and config.history and ordering else 0)
         history_credit = config.history_pruning_credit
+        iir_depth = config.iir_depth if tt is not None else 0
+        depth_divisor = config.null_move_depth_divisor
+        eval_divisor = config.null_move_eval_divisor
+        improving_on = config.improving
+        # The static value at each ply where step 3b computed it (None elsewhere), for the
+        # improving test two plies down.
+        statics: list[int | None] = [None] * (MAX_PLY + 2)
         credit_of = orderer.credit  # by the game's move ids (MoveIds) when it has them
         selective = (extend or lmr or futility or bool(late_counts) or hanging_depth > 0
                      or history_depth > 0 or evasion_depth > 0)
@@ -602,6 +626,10 @@ class Searcher(Generic[M]):
                                 tracer.leave(ply, value, bound)
                             return value
 
+            # 2b. Internal iterative reduction: no table move, a ply shallower.
+            if tt_move is None and iir_depth and depth >= iir_depth and ply > 0:
+                depth -= 1
+
             # 3. Depth exhausted: static evaluation, or quiescence over noisy moves.
             if depth <= 0 or ply >= top:
                 leaves += 1
@@ -618,10 +646,18 @@ class Searcher(Generic[M]):
             late = 0  # late-move pruning: quiet moves from this index on are skipped
             hanging = False  # hanging-move pruning at this node
             by_history = False  # history pruning at this node
+            if improving_on:
+                statics[ply] = None
             if pruning and not pv_node and not in_check and ply > 0:
                 static = evaluate()  # once for all three tests (evaluate has no side effects)
-                cut = (reverse_futile(depth, beta, static) if depth < len(rf_margins)
-                       else None)
+                # Improving: True, False, or None (unknown) against two plies up.
+                better: bool | None = None
+                if improving_on:
+                    statics[ply] = static
+                    before = statics[ply - 2] if ply >= 2 else None
+                    better = None if before is None else static > before
+                cut = (reverse_futile(depth - 1 if better and depth >= 2 else depth, beta,
+                                      static) if depth < len(rf_margins) else None)
                 if cut is None and depth < len(razor):
                     razored = razored_value(depth, alpha, ply, static)
                     if razored is not None:
@@ -638,6 +674,8 @@ class Searcher(Generic[M]):
                 futile = futile_value(depth, alpha, static)
                 if depth < len(late_counts) and not is_decisive(alpha) and not sharp:
                     late = late_counts[depth]
+                    if better is False:
+                        late = max(1, late // 2) if late else 0
                 hanging = depth <= hanging_depth
                 by_history = history_depth > 0 and not is_decisive(alpha)
             # Hanging evasions: switched on below once a non-losing evasion is in hand.
@@ -815,7 +853,12 @@ class Searcher(Generic[M]):
                     or beta >= INF or is_decisive(beta) or static < beta
                     or not nuller.null_move_ok()):
                 return None
-            reduction = config.null_move_reduction + (1 if depth >= 7 else 0)
+            if depth_divisor:
+                reduction = config.null_move_reduction + depth // depth_divisor
+                if eval_divisor:
+                    reduction += min(3, (static - beta) // eval_divisor)
+            else:
+                reduction = config.null_move_reduction + (1 if depth >= 7 else 0)
             if path_check:
                 path_push(key)
             nuller.play_null()
