@@ -37,6 +37,11 @@ ONE_SWITCH = {
     "history_malus": SearchConfig(history_malus=True),
     "delta_pruning": SearchConfig(delta_margin=200),
     "razoring": SearchConfig(razor_margins=(0, 250, 450)),
+    "iir": SearchConfig(iir_depth=2),
+    "null_move_adaptive": SearchConfig(null_move=True, null_move_reduction=3,
+                                       null_move_depth_divisor=3, null_move_eval_divisor=150),
+    "improving": SearchConfig(improving=True, late_move_counts=(0, 4, 8, 12),
+                              reverse_futility_margins=(0, 90, 180, 270)),
 }
 
 
@@ -45,7 +50,9 @@ def test_switches_are_off_by_default() -> None:
     assert not (config.check_extension or config.null_move or config.lmr or config.futility
                 or config.mate_distance or config.late_move_counts or config.lmr_divisor
                 or config.reverse_futility_margins or config.counter_moves
-                or config.history_malus or config.delta_margin or config.razor_margins)
+                or config.history_malus or config.delta_margin or config.razor_margins
+                or config.iir_depth or config.null_move_depth_divisor
+                or config.null_move_eval_divisor or config.improving)
 
 
 def test_switches_do_nothing_for_games_without_the_capabilities() -> None:
@@ -169,3 +176,51 @@ def test_razoring_needs_fewer_nodes_and_keeps_the_best_move_when_a_piece_hangs()
         SELECTIVE, razor_margins=(0, 250, 450))), Limits(depth=5))
     assert razored.stats.nodes < plain.stats.nodes
     assert plain.best_move == razored.best_move == chess.Move.from_uci("c4d5")
+
+
+# Our own position (above): Black's queen on d5 hangs to the c4 pawn.
+QUEEN_HANGS = "rnb1kbnr/ppp2ppp/8/3qp3/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 0 4"
+
+
+def test_internal_iterative_reduction_needs_fewer_nodes_and_keeps_the_best_move() -> None:
+    # One search straight to depth 5 (no iterative deepening): the table is empty, so every
+    # node at depth >= 3 below the root is searched a ply shallower.
+    plain = Searcher(ChessGame(chess.Board(QUEEN_HANGS)), SELECTIVE)
+    reduced = Searcher(ChessGame(chess.Board(QUEEN_HANGS)), replace(SELECTIVE, iir_depth=3))
+    plain.search(5)
+    reduced.search(5)
+    assert reduced.stats.nodes < plain.stats.nodes
+    assert plain.pv[0] == reduced.pv[0] == chess.Move.from_uci("c4d5")
+
+
+def test_internal_iterative_reduction_needs_the_table() -> None:
+    # Without a table there is never a table move: the switch must not reduce every node.
+    board = chess.Board(QUEEN_HANGS)
+    plain = Searcher(ChessGame(board.copy()), replace(SELECTIVE, tt=False))
+    switched = Searcher(ChessGame(board.copy()), replace(SELECTIVE, tt=False, iir_depth=2))
+    assert plain.search(4) == switched.search(4)
+    assert plain.stats == switched.stats
+
+
+def test_growing_null_move_reductions_need_fewer_nodes_and_keep_the_best_move() -> None:
+    fixed = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), SELECTIVE), Limits(depth=6))
+    growing = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), replace(
+        SELECTIVE, null_move_depth_divisor=2, null_move_eval_divisor=100)), Limits(depth=6))
+    assert growing.stats.nodes < fixed.stats.nodes
+    assert fixed.best_move == growing.best_move == chess.Move.from_uci("c4d5")
+
+
+def test_improving_changes_late_move_pruning_and_keeps_the_best_move() -> None:
+    base = replace(SELECTIVE_WIDE, late_move_counts=(0, 8, 14, 22),
+                   reverse_futility_margins=(0, 90, 180, 270))
+    plain = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), base), Limits(depth=5))
+    trend = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), replace(base, improving=True)),
+                Limits(depth=5))
+    assert trend.stats.nodes < plain.stats.nodes
+    assert plain.best_move == trend.best_move == chess.Move.from_uci("c4d5")
+    # Without late-move pruning or reverse futility the trend has nothing to change.
+    bare = replace(SELECTIVE, late_move_counts=(), reverse_futility_margins=())
+    without = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), bare), Limits(depth=4))
+    with_trend = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), replace(
+        bare, improving=True)), Limits(depth=4))
+    assert without.stats == with_trend.stats
