@@ -4,7 +4,6 @@ shogi engine's USI switches for them."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -19,6 +18,7 @@ from sakiyomi.protocols import shogi_engine as se
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import SearchConfig, Searcher
+from tests.shogi_data import random_positions
 
 # Our own positions.  White's king on 5a, Black's on 5i; Black holds a silver and a gold.
 PAWN_GUARD = "4k4/9/5p3/5P3/9/9/9/9/4K4 b SG 1"  # white pawn 4c, black pawn 4d
@@ -124,31 +124,12 @@ def test_usi_switches_map_to_the_searcher_settings() -> None:
     assert config.hanging_depth == 0 and not config.extend_hanging_checks
 
 
-def _random_positions(count: int, seed: int) -> list[ShogiGame]:
-    """Positions of seeded random games from the start (captures, so drops and promotions
-    come up), one every few plies.
-    """
-    rng = random.Random(seed)
-    positions: list[ShogiGame] = []
-    while len(positions) < count:
-        game = ShogiGame(START)
-        for ply in range(120):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            captures = [move for move in moves if move & 0xF00000]
-            game.play(rng.choice(captures if captures and rng.random() < 0.5 else moves))
-            if ply % 7 == 6:
-                positions.append(ShogiGame(game.sfen()))
-    return positions[:count]
-
-
 def test_the_tests_before_play_answer_as_playing_the_move_would() -> None:
     # Every legal move of 60 positions (drops, promotions, checks), and a mate problem whose
     # attacker has no king: may_give_check against the board in check after the move,
     # move_hangs_piece against hangs_piece after it.
     problem = ShogiGame("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
-    games = [*_random_positions(60, seed=23), problem]
+    games = [*random_positions(60, seed=23), problem]
     checks = hangs = 0
     for game in games:
         for move in list(game.legal_moves()):
