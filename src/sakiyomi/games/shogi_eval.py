@@ -394,29 +394,36 @@ SLIDER_RAYS = {cs.BISHOP: _DIAGONAL_RAYS, cs.HORSE: _DIAGONAL_RAYS,
                cs.ROOK: _ORTHOGONAL_RAYS, cs.DRAGON: _ORTHOGONAL_RAYS}
 
 
+# Each slider's code on the board list (type | colour << 4), with its rays and colour.
+_SLIDER_CODES = tuple((piece_type | color << 4, SLIDER_RAYS[piece_type], color)
+                      for color in (cs.BLACK, cs.WHITE)
+                      for piece_type in (cs.BISHOP, cs.HORSE, cs.ROOK, cs.DRAGON))
+
+
 def slider_mobility(pieces: list[int]) -> int:
     """Black's less white's count of the squares their rooks, bishops, dragons and horses
     reach along their rays (empty, or an enemy piece to take) on the board list ``pieces``.
+
+    The sliders (at most four a kind) are found by ``bytes.find`` on the list as bytes (every
+    code is below 32), not by a walk of its 81 squares: 3.1 µs a position where the walk
+    took 4.8 (200 positions of our games, session 24).
     """
     total = 0
-    rays_of = SLIDER_RAYS.get
-    for square, piece in enumerate(pieces):
-        if not piece:
-            continue
-        rays = rays_of(piece & 0xF)
-        if rays is None:
-            continue
-        color = piece >> 4
-        count = 0
-        for ray in rays[square]:
-            for target in ray:
-                other = pieces[target]
-                if other:
-                    if other >> 4 != color:
-                        count += 1
-                    break
-                count += 1
-        total += -count if color else count
+    find = bytes(pieces).find
+    for code, rays, color in _SLIDER_CODES:
+        square = find(code)
+        while square >= 0:
+            count = 0
+            for ray in rays[square]:
+                for target in ray:
+                    other = pieces[target]
+                    if other:
+                        if other >> 4 != color:
+                            count += 1
+                        break
+                    count += 1
+            total += -count if color else count
+            square = find(code, square + 1)
     return total
 
 
