@@ -139,7 +139,7 @@ def profile(options: Options, nodes: int, to_depth: int, cap: int) -> dict[str, 
 
 
 TUNABLE = ("LMR_DIVISOR", "LATE_MOVE_COUNTS", "REVERSE_FUTILITY_MARGINS", "HANGING_DEPTH",
-           "NULL_MOVE_REDUCTION", "ASPIRATION_DELTA", "HISTORY_PRUNING_DEPTH",
+           "ASPIRATION_DELTA", "HISTORY_PRUNING_DEPTH",
            "HISTORY_PRUNING_CREDIT")
 
 

@@ -4,10 +4,15 @@ rook."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
+
+import pytest
 
 from sakiyomi.games.shogi import START, ShogiGame
 from sakiyomi.protocols import shogi_engine as se
+from sakiyomi.protocols.engine_loop import Output, ProtocolError
+from sakiyomi.protocols.usi import UsiEngine
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import Searcher
@@ -39,3 +44,22 @@ def test_reverse_futility_saves_nodes_and_keeps_the_capture() -> None:
     for settings in (config, without):
         assert run(Searcher(ShogiGame(HANGING_ROOK), settings), Limits(depth=4)).best_move \
             == taken
+
+
+def test_session_24_search_options_reach_the_searcher() -> None:
+    config = se.search_config(se.Options())
+    assert config.iir_depth == se.IIR_DEPTH and config.null_move_reduction == 2
+    assert not config.improving and config.null_move_depth_divisor == 0
+    engine = UsiEngine(Output(io.StringIO()))
+    for line in ("setoption name IIRDepth value 0", "setoption name NullMoveReduction value 3",
+                 "setoption name NullMoveDepthDivisor value 4",
+                 "setoption name NullMoveEvalDivisor value 200",
+                 "setoption name Improving value true"):
+        engine.handle(line)
+    config = se.search_config(engine.options)
+    assert config.iir_depth == 0 and config.null_move_reduction == 3
+    assert config.null_move_depth_divisor == 4 and config.null_move_eval_divisor == 200
+    assert config.improving
+    with pytest.raises(ProtocolError, match=r"NullMoveReduction takes an integer in 1\.\.16"):
+        engine.handle("setoption name NullMoveReduction value 0")  # below its minimum
+    assert se.search_config(engine.options).null_move_reduction == 3

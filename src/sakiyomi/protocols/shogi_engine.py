@@ -108,6 +108,7 @@ class Options:
     hanging_evasion_depth: int = HANGING_EVASION_DEPTH  # USI HangingEvasionDepth
     delta_margin: int = DELTA_MARGIN  # USI DeltaMargin
     iir_depth: int = IIR_DEPTH  # USI IIRDepth
+    null_move_reduction: int = NULL_MOVE_REDUCTION  # USI NullMoveReduction
     null_move_depth_divisor: int = NULL_MOVE_DEPTH_DIVISOR  # USI NullMoveDepthDivisor
     null_move_eval_divisor: int = NULL_MOVE_EVAL_DIVISOR  # USI NullMoveEvalDivisor
     # The shared Searcher's selective-search switches (game capabilities Checks, NullMove,
@@ -169,7 +170,7 @@ def search_config(options: Options) -> SearchConfig:
     switch = options.switches
     return SearchConfig(check_every=CHECK_EVERY, check_extension=switch["CheckExtension"],
                         null_move=switch["NullMove"],
-                        null_move_reduction=NULL_MOVE_REDUCTION, lmr=switch["LMR"],
+                        null_move_reduction=options.null_move_reduction, lmr=switch["LMR"],
                         futility=switch["Futility"],
                         lmr_divisor=LMR_DIVISOR if switch["LogReduction"] else 0.0,
                         late_move_counts=LATE_MOVE_COUNTS if switch["LateMovePruning"]

@@ -56,6 +56,7 @@ _SPINS = {"USI_Hash": ("hash_mb", 1, MAX_HASH_MB),
           "HangingEvasionDepth": ("hanging_evasion_depth", 0, 64),
           "DeltaMargin": ("delta_margin", 0, 100_000),
           "IIRDepth": ("iir_depth", 0, 64),
+          "NullMoveReduction": ("null_move_reduction", 1, 16),
           "NullMoveDepthDivisor": ("null_move_depth_divisor", 0, 64),
           "NullMoveEvalDivisor": ("null_move_eval_divisor", 0, 100_000)}
 # The spin options that set the search (not the table, the clock or the probe).
