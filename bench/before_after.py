@@ -44,8 +44,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sakiyomi.search.result import SearchResult
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,6 +127,18 @@ CHESS_POSITIONS = (
 )
 
 
+def timed_searches(kind: str, searches: Iterable[Callable[[], SearchResult[Any]]]) -> None:
+    """Run each search and print one JSON line: its number (under ``kind``), nodes, CPU
+    seconds and nodes per CPU second (the harnesses' one shape, for ``--key kind``).
+    """
+    for number, search in enumerate(searches, 1):
+        start = time.process_time()
+        result = search()
+        cpu = time.process_time() - start
+        print(json.dumps({kind: number, "nodes": result.stats.nodes, "cpu_s": cpu,
+                          "nps": round(result.stats.nodes / cpu)}), flush=True)
+
+
 def chess_nps(depth: int) -> None:
     """Chess: CPU seconds and nodes of a depth-``depth`` search per position (a fresh
     searcher each, the engine's settings), and python-chess's push+pop on them.
@@ -136,12 +153,10 @@ def chess_nps(depth: int) -> None:
     from sakiyomi.search.limits import Limits
     from sakiyomi.search.searcher import Searcher
 
-    for number, fen in enumerate(CHESS_POSITIONS, 1):
-        start = time.process_time()
-        result = run(Searcher(ChessGame(chess.Board(fen)), CHESS_CONFIG), Limits(depth=depth))
-        cpu = time.process_time() - start
-        print(json.dumps({"chess": number, "nodes": result.stats.nodes, "cpu_s": cpu,
-                          "nps": round(result.stats.nodes / cpu)}), flush=True)
+    def search(fen: str) -> SearchResult[chess.Move]:
+        return run(Searcher(ChessGame(chess.Board(fen)), CHESS_CONFIG), Limits(depth=depth))
+
+    timed_searches("chess", (partial(search, fen) for fen in CHESS_POSITIONS))
     boards = [chess.Board(fen) for fen in CHESS_POSITIONS]
     pairs = [(board, move) for board in boards for move in board.legal_moves]
     start = time.process_time()
@@ -167,13 +182,11 @@ def shogi_nps(nodes: int, count: int = 12) -> None:
     labels = ROOT / "bench" / "results" / "shogi" / "s22-eval-labels-fsf20k.jsonl"
     records = (json.loads(line) for line in labels.read_text().splitlines())
     sfens = [record["sfen"] for record in records if record["score"] is not None][:count]
-    for number, sfen in enumerate(sfens, 1):
-        start = time.process_time()
-        result = run(Searcher(ShogiGame(sfen + " 1"), search_config(Options())),
-                     Limits(nodes=nodes))
-        cpu = time.process_time() - start
-        print(json.dumps({"shogi": number, "nodes": result.stats.nodes, "cpu_s": cpu,
-                          "nps": round(result.stats.nodes / cpu)}), flush=True)
+    def search(sfen: str) -> SearchResult[int]:
+        return run(Searcher(ShogiGame(sfen + " 1"), search_config(Options())),
+                   Limits(nodes=nodes))
+
+    timed_searches("shogi", (partial(search, sfen) for sfen in sfens))
 
 
 def harness_number(flag: str, text: str) -> int:
