@@ -1,11 +1,14 @@
 """The full evaluation remembered by position key (``ShogiGame.evaluate``, session 24): the
-same value as computing it afresh, after moves, passes and take-backs, and a bounded memory."""
+same value as computing it afresh, after moves, passes and take-backs, and a bounded memory;
+and the incremental score after a king move, remembered the same way."""
 
 from __future__ import annotations
 
 import pytest
 
 from sakiyomi.games import shogi
+from sakiyomi.games import shogi_eval as ev
+from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi import ShogiGame
 from tests.shogi_data import random_positions
 
@@ -29,6 +32,23 @@ def test_remembered_values_equal_fresh_ones_along_moves_passes_and_undos() -> No
             checked += 1
         assert game.evaluate() == first
     assert checked > 200
+
+
+def test_king_moves_rescored_or_remembered_give_the_same_incremental_score() -> None:
+    # King-relative tables rescore every cell after a king move; the score is remembered by
+    # position key, so the same king move played twice must give the same score as a rescore.
+    kings = 0
+    for game in random_positions(20, seed=41):
+        assert game._king_relative  # the default tables: the remembered path is taken
+        for move in game.legal_moves():
+            if (move >> 16) & 0xF != cs.KING:
+                continue
+            for _ in range(2):
+                game.play(move)
+                assert game._score[-1] == ev.board_score(game.tables, game.board)
+                game.undo()
+            kings += 1
+    assert kings > 40
 
 
 def test_the_side_to_move_matters() -> None:

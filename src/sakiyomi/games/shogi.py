@@ -89,6 +89,9 @@ class ShogiGame:
         self._pieces: list[int] | None = None  # the board list, fetched once a position
         self._checking: set[int] | None = None  # the checking moves, generated once a position
         self._evals: dict[int, int] = {}  # evaluations by position key (the full evaluation)
+        # Incremental scores after king moves by position key: king-relative tables rescore
+        # every cell then (a tenth of the moves played, session 24).
+        self._rescored: dict[int, int] = {}
         self._played: list[int] = []
         for text in moves:
             self.play(self.move_from_text(text))
@@ -108,13 +111,21 @@ class ShogiGame:
     def play(self, move: int) -> None:
         board = self.board
         if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81 and self._king_relative:
-            board.push(move)  # every cell moves
-            self._score.append(ev.board_score(self.tables, board))
+            board.push(move)  # every cell moves: rescored, or remembered from before
+            key = board.zobrist_hash()
+            scores = self._rescored
+            score = scores.get(key)
+            if score is None:
+                if len(scores) >= EVAL_CACHE_ENTRIES:
+                    scores.clear()
+                score = scores[key] = ev.board_score(self.tables, board)
+            self._score.append(score)
+            self._keys.append(key)
         else:
             delta = self._delta(self.tables, board, move)
             self._score.append(self._score[-1] + (delta if board.turn == cs.BLACK else -delta))
             board.push(move)
-        self._keys.append(board.zobrist_hash())
+            self._keys.append(board.zobrist_hash())
         self._played.append(move)
         self._moves = self._pieces = self._checking = None
 
