@@ -76,8 +76,10 @@ NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 # positions of bench/shogi_depth.py, nodes to depth 6: 281,101 → 255,706 with IIRDepth 3
 # (depth finished at 10,000 nodes 6.17 → 6.47); the growing null move 273,033, Improving
 # 277,940.  IIRDepth 3 against the engine without it, 96 self-play games at 10,000 nodes:
-# 53-4-39, +51 (−17 … +123) (bench/results/shogi/s24-iir3_vs_base_n10000.jsonl): kept.
-IIR_DEPTH = 3
+# 53-4-39, +51 (−17 … +123) (bench/results/shogi/s24-iir3_vs_base_n10000.jsonl): kept; then
+# IIRDepth 2 (nodes to depth 6: 230,214, depth at 10,000 nodes 6.83) against IIRDepth 3, the
+# same games: 53-1-42, +40 (−29 … +112) (s24-iir2_vs_iir3_n10000.jsonl): kept.
+IIR_DEPTH = 2
 NULL_MOVE_DEPTH_DIVISOR = 0
 NULL_MOVE_EVAL_DIVISOR = 0
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
