@@ -10,7 +10,8 @@
 3. Matches (one JSON line per game with its moves, then W/D/L, score, Elo and its 95 %
    interval, the load at start and end, the engines' CPU time): against Debian's
    ``fairy-stockfish`` (installed with apt in ``setup()`` when missing) at each of
-   ``--fsf-nodes`` nodes per move; against YaneuraOu (``--yaneuraou PATH``: a binary of its
+   ``--fsf-nodes`` nodes per move (1,000 and 10,000 unless YaneuraOu is named); against
+   YaneuraOu (``--yaneuraou PATH``: a binary of its
    material-only edition that the user built) at equal byoyomi, or at ``--yaneuraou-nodes N``
    nodes a move (with ``--our-nodes``: a load-independent match at node odds); or against our
    own engine with other options (``--self-nodes N --their-option Evaluation=komawari``), or
@@ -429,8 +430,9 @@ def main() -> None:
     parser.add_argument("--byoyomi", type=int, default=1000, help="ours, ms per move")
     parser.add_argument("--our-nodes", type=int, default=None,
                         help="ours node-limited instead of byoyomi (load-independent)")
-    parser.add_argument("--fsf-nodes", type=int, nargs="*", default=[1000, 10_000],
-                        help="one match vs fairy-stockfish per node budget")
+    parser.add_argument("--fsf-nodes", type=int, nargs="*", default=None,
+                        help="one match vs fairy-stockfish per node budget (default 1000 and "
+                             "10000, none when --yaneuraou names another opponent)")
     parser.add_argument("--yaneuraou", default=None,
                         help="path of a YaneuraOu binary (material edition): a match at equal "
                              "byoyomi")
@@ -451,6 +453,8 @@ def main() -> None:
     parser.add_argument("--their-option", action="append", default=[],
                         help="NAME=VALUE: a USI option for the opponent (repeatable)")
     args = parser.parse_args()
+    if args.fsf_nodes is None:  # asked for YaneuraOu alone, play YaneuraOu alone
+        args.fsf_nodes = [] if args.yaneuraou else [1000, 10_000]
     for flag, number, least in (("--games", args.games, 0), ("--start-game", args.start_game, 0),
                                 ("--mate-seconds", args.mate_seconds, 1e-9),
                                 ("--perft-depth", args.perft_depth, 1),

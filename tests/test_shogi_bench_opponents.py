@@ -1,0 +1,40 @@
+"""bench/shogi.py plays the opponents it is asked for: fairy-stockfish at 1,000 and 10,000 nodes
+by default, YaneuraOu alone when only YaneuraOu is named (session 24: a YaneuraOu run also
+played 48 unasked games against fairy-stockfish first), both when both are named."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import bench.shogi as bench_shogi
+import pytest
+
+
+def matches(monkeypatch: pytest.MonkeyPatch, *argv: str) -> list[tuple[str, dict[str, int]]]:
+    """The matches ``main`` starts for ``argv`` (opponent and limit), none of them played."""
+    started: list[tuple[str, dict[str, int]]] = []
+
+    def record(args: argparse.Namespace, kind: str, limit: dict[str, int]) -> None:
+        started.append((kind, limit))
+
+    monkeypatch.setattr(bench_shogi, "bench_match", record)
+    monkeypatch.setattr(sys, "argv", ["shogi.py", "--skip-mates", "--skip-speed", *argv])
+    bench_shogi.main()
+    return started
+
+
+def test_fairy_stockfish_at_both_budgets_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert matches(monkeypatch) == [("fsf", {"nodes": 1000}), ("fsf", {"nodes": 10_000})]
+
+
+def test_yaneuraou_alone_when_only_it_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert matches(monkeypatch, "--yaneuraou", "/opt/yaneuraou") == [
+        ("yaneuraou", {"byoyomi": 1000})]
+    assert matches(monkeypatch, "--yaneuraou", "/opt/yaneuraou", "--yaneuraou-nodes", "500") \
+        == [("yaneuraou", {"nodes": 500})]
+
+
+def test_both_when_both_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert matches(monkeypatch, "--fsf-nodes", "2000", "--yaneuraou", "/opt/yaneuraou") == [
+        ("fsf", {"nodes": 2000}), ("yaneuraou", {"byoyomi": 1000})]
