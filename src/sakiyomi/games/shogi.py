@@ -57,6 +57,17 @@ MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many ope
 EVAL_CACHE_ENTRIES = 1 << 18
 
 
+def _kept(store: dict[int, int], key: int, value: int) -> int:
+    """``value`` stored under ``key`` in one of ``ShogiGame``'s position-keyed stores (the
+    evaluations, the scores after king moves), the store emptied first when it holds
+    ``EVAL_CACHE_ENTRIES``: the one bound both keep.
+    """
+    if len(store) >= EVAL_CACHE_ENTRIES:
+        store.clear()
+    store[key] = value
+    return value
+
+
 class ShogiGame:
     """A shogi position with its history (Game protocol over ``cshogi.Board``)."""
 
@@ -113,12 +124,9 @@ class ShogiGame:
         if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81 and self._king_relative:
             board.push(move)  # every cell moves: rescored, or remembered from before
             key = board.zobrist_hash()
-            scores = self._rescored
-            score = scores.get(key)
+            score = self._rescored.get(key)
             if score is None:
-                if len(scores) >= EVAL_CACHE_ENTRIES:
-                    scores.clear()
-                score = scores[key] = ev.board_score(self.tables, board)
+                score = _kept(self._rescored, key, ev.board_score(self.tables, board))
             self._score.append(score)
             self._keys.append(key)
         else:
@@ -158,13 +166,10 @@ class ShogiGame:
         if not self._safety:  # the incremental score is all: nothing to remember
             score = self._score[-1]
             return score if self.board.turn == cs.BLACK else -score
-        evals = self._evals
         key = self._keys[-1]
-        value = evals.get(key)
+        value = self._evals.get(key)
         if value is None:
-            if len(evals) >= EVAL_CACHE_ENTRIES:
-                evals.clear()
-            value = evals[key] = self._full_evaluation()
+            value = _kept(self._evals, key, self._full_evaluation())
         return value
 
     def _full_evaluation(self) -> int:
