@@ -70,8 +70,8 @@ HANGING_EVASION_DEPTH = 3
 DELTA_MARGIN = 0
 NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 # Session 24 (SearchConfig): internal iterative reduction from this remaining depth (USI
-# IIRDepth, 0: off); null-move R growing by a ply per NullMoveDepthDivisor plies of depth and
-# per NullMoveEvalDivisor of static value above beta (0: off, the step above); the switch
+# IIRDepth, 0: off); null-move R growing by a ply per NullMoveDepthDivisor plies of depth and,
+# with it, per NullMoveEvalDivisor of static value above beta (0: off, the step above); the switch
 # Improving (late-move pruning and reverse futility by the static value's trend).  On the 36
 # positions of bench/shogi_depth.py, nodes to depth 6: 281,101 → 255,706 with IIRDepth 3
 # (depth finished at 10,000 nodes 6.17 → 6.47); the growing null move 273,033, Improving

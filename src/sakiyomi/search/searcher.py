@@ -188,7 +188,8 @@ class SearchConfig:
     # Null-move reductions that grow (0: off; the fixed R, one more from depth 7, instead):
     # R = null_move_reduction + depth // null_move_depth_divisor, plus, with
     # null_move_eval_divisor, min(3, (static - beta) // null_move_eval_divisor): the
-    # further the static value is above beta, the less a pass needs verifying.
+    # further the static value is above beta, the less a pass needs verifying.  The eval
+    # term is part of the growing rule: without a depth divisor it is not used.
     null_move_depth_divisor: int = 0
     null_move_eval_divisor: int = 0
     # Improving (off by default): the static value compared with the same side's two plies
