@@ -24,10 +24,10 @@ from pathlib import Path
 
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)  # run as a script, this file (chess.py) would shadow python-chess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: bench.*
 
 import argparse
 import json
-import math
 import os
 import random
 import shutil
@@ -40,6 +40,7 @@ from dataclasses import replace
 import chess
 import chess.engine
 
+from bench.match_stats import elo, elo_interval
 from sakiyomi.games import chess as chess_game
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.games.chess_endgame import random_ending
@@ -358,21 +359,14 @@ def wac(sunfish: list[str], nodes: int, seconds: float, count: int) -> None:
 # ---- match ---------------------------------------------------------------------------------
 
 
-def elo(score: float) -> float | None:
-    """Elo difference for a score share (logistic model); None when it is 0 or 1 (unbounded)."""
-    if not 0 < score < 1:
-        return None
-    return -400 * math.log10(1 / score - 1)
-
-
 def _rounded(value: float | None) -> int | None:
     return None if value is None else round(value)
 
 
 def match(command: list[str], options: dict[str, str | int | bool], label: str, games: int,
           seconds: float, max_plies: int) -> None:
-    """Games at equal time per move, each opening with both colours; W/D/L and Elo ± 95%
-    (normal approximation of the mean score, turned into Elo by the logistic model).  Each
+    """Games at equal time per move, each opening with both colours; W/D/L and Elo with its
+    95 % interval (``bench.match_stats``: Wilson's interval of the mean score, in Elo).  Each
     game's record also has its moves, and our answers' wall time as a share of the movetime
     (median and maximum; ``our_late_answers``: past the movetime), from calling python-chess's
     ``play`` to its return, pipes included.
@@ -425,18 +419,14 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
             else:
                 losses += 1
                 verdict = "loss"
-            n = wins + draws + losses
-            score = (wins + 0.5 * draws) / n
-            variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2
-                        + losses * score ** 2) / n
-            margin = 1.96 * math.sqrt(variance / n)
+            score, low, high = elo_interval(wins, draws, losses)
             emit({"bench": "match", "opponent": label, "game": number + 1,
                   "we_play": "white" if we_are_white else "black",
                   "opening": " ".join(opening), "result": verdict,
                   "reason": reason, "plies": board.ply(), "final": board.fen(),
                   "W": wins, "D": draws, "L": losses,
                   "score": round(score, 3), "elo": _rounded(elo(score)),
-                  "elo_95": [_rounded(elo(score - margin)), _rounded(elo(score + margin))],
+                  "elo_95": [_rounded(low), _rounded(high)],
                   "seconds_per_move": seconds,
                   "our_time_share": ([round(statistics.median(shares), 3),
                                       round(max(shares), 3)] if shares else None),

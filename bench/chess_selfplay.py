@@ -19,18 +19,20 @@ from pathlib import Path
 
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)  # run as a script, bench/chess.py would shadow python-chess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: bench.*
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
 import random
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import cast
 
 import chess
 
+from bench.match_stats import Sprt, summary
 from sakiyomi.games.chess import (
     EVAL_WEIGHTS,
     FITTED_IN_USE_WEIGHTS,
@@ -200,12 +202,6 @@ def play_game(job: tuple[int, str, str, int, int, int, int, int, float]
     return number, score, board.ply(), reason
 
 
-def elo(score: float) -> float | None:
-    if score <= 0 or score >= 1:
-        return None
-    return -400 * math.log10(1 / score - 1)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--candidate", choices=list(VARIANTS), required=True)
@@ -222,29 +218,32 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+                        help="stop once Wald's test (bench/match_stats.py, α = β = 0.05, on "
+                             "opening pairs) accepts ELO0 or ELO1 for the candidate")
     args = parser.parse_args()
+    if args.sprt and not args.sprt[1] > args.sprt[0]:
+        parser.error("--sprt needs ELO0 < ELO1")
+    sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
     candidate_nodes = args.nodes if args.candidate_nodes is None else args.candidate_nodes
     jobs = [(n, args.candidate, args.base, args.nodes, candidate_nodes, args.opening_plies,
              args.max_plies, args.seed, args.movetime) for n in range(args.games)]
-    results: list[float] = []
+    results: dict[int, float] = {}  # the candidate's score by game number
     with multiprocessing.Pool(args.workers) as pool:
         for number, score, plies, reason in pool.imap_unordered(play_game, jobs):
-            results.append(score)
-            n = len(results)
-            mean = sum(results) / n
-            variance = sum((s - mean) ** 2 for s in results) / n
-            margin = 1.96 * math.sqrt(variance / n)
-            low, high = elo(mean - margin), elo(mean + margin)
+            results[number] = score
+            running = summary(results, sprt)
             print(json.dumps({
                 "bench": "chess_selfplay", "candidate": args.candidate, "base": args.base,
                 "nodes": args.nodes, "candidate_nodes": candidate_nodes,
                 "movetime": args.movetime, "game": number,
-                "score": score, "plies": plies,
-                "reason": reason, "W": results.count(1.0), "D": results.count(0.5),
-                "L": results.count(0.0), "elo": None if elo(mean) is None else round(
-                    elo(mean) or 0), "elo_95": [None if low is None else round(low),
-                                                None if high is None else round(high)],
+                "score": score, "plies": plies, "reason": reason,
+                **{key: running[key] for key in ("W", "D", "L", "elo", "elo_95", "los")},
+                **({"sprt": running["sprt"]} if sprt is not None else {}),
                 "load": os.getloadavg()[0]}), flush=True)
+            if sprt is not None and cast(dict[str, object], running["sprt"])["decision"]:
+                pool.terminate()  # decided: the games under way are not needed
+                break
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
    move first) with the same wall-clock time per move, on tic-tac-toe (from the empty board:
    both must never lose), Connect Four and Othello (from random openings of a few plies, each
    opening played twice with the colours swapped).  Score, Elo difference for MCTS and its 95 %
-   interval (normal approximation of the per-game score).
+   interval (``bench.match_stats``: Wilson's interval of the mean score).
 2. **Playout speed** (``--speed``): simulations per CPU second from the start position, ours
    (``MCTSConfig(reward="result")``: UCT with c = √2, solver on, one random playout per
    simulation) against OpenSpiel 2.0.2's ``open_spiel.python.algorithms.mcts.MCTSBot`` with
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import statistics
@@ -40,6 +39,7 @@ from typing import Any
 # The repository root on the path (for bench.peers) when this file is run as a script.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.match_stats import elo, elo_interval
 from bench.peers import peer_python
 from sakiyomi.agents import MCTSAgent, SearchAgent
 from sakiyomi.engines import mcts_for
@@ -76,24 +76,6 @@ def play(game: Game[Any], agents: dict[Player, Any]) -> Player | None:
     return outcome.winner
 
 
-def to_elo(p: float) -> float | None:
-    """The Elo difference of a mean score (None for 0 % or 100 %: unbounded)."""
-    if p <= 0 or p >= 1:
-        return None
-    return -400 * math.log10(1 / p - 1)
-
-
-def elo(score: float, games: int) -> tuple[float | None, float | None, float | None]:
-    """Elo difference for a mean score and its 95 % interval: Wilson's score interval for
-    the mean score (draws count half), so that 0 % and 100 % still get a finite other end.
-    """
-    z = 1.96
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games)) \
-        / (1 + z * z / games)
-    return to_elo(score), to_elo(max(0.0, centre - half)), to_elo(min(1.0, centre + half))
-
-
 def match(name: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     scores: list[float] = []
@@ -120,8 +102,8 @@ def match(name: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
                 losses += 1
                 scores.append(0.0)
     played = len(scores)
-    score = sum(scores) / played
-    e, lo, hi = elo(score, played)
+    score, lo, hi = elo_interval(wins, draws, losses)
+    e = elo(score)
     return {"bench": "match", "game": name, "time_per_move": seconds, "games": played,
             "mcts_wins": wins, "draws": draws, "alphabeta_wins": losses,
             "mcts_score": round(score, 4), "elo": _round(e), "elo_low": _round(lo),

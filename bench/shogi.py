@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import shutil
@@ -43,6 +42,8 @@ from typing import Any
 import cshogi
 from cshogi.usi import Engine
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: bench.*
+from bench.match_stats import Sprt, elo, elo_interval, pairs
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.games.shogi_facade import is_forced_mate_line
 from sakiyomi.search.dfpn import solve_mate
@@ -234,26 +235,6 @@ def load_avg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def elo(score: float) -> float | None:
-    """Elo difference for a score share (logistic model); None when it is 0 or 1 (unbounded)."""
-    if not 0 < score < 1:
-        return None
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float | None, float | None]:
-    """(score, Elo at the low end, Elo at the high end) of the 95 % Wilson score interval of
-    the mean score (draws as half points; it stays informative at 0 % and 100 %, where the
-    point estimate is unbounded).  An end at 0 % or 100 % is unbounded: None.
-    """
-    n = wins + draws + losses
-    score = (wins + 0.5 * draws) / n
-    z = 1.96
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return score, elo(max(centre - half, 0.0)), elo(min(centre + half, 1.0))
-
-
 def _round(value: float | None) -> int | None:
     return None if value is None else round(value)
 
@@ -383,6 +364,9 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
                   byoyomi=None if args.our_nodes else args.byoyomi)
     theirs = Player(theirs_engine, kind, nodes=limit.get("nodes"), byoyomi=limit.get("byoyomi"))
     score = {"W": 0, "D": 0, "L": 0}
+    scores: dict[int, float] = {}  # by game number, for the SPRT's pairs
+    sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
+    decision = None
     load_start = load_avg()
     wall = time.perf_counter()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -392,11 +376,20 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
         start = time.perf_counter()
         result, reason, plies = play_game(ours, theirs, ours_black, opening, args.max_plies)
         score[result] += 1
-        emit({"bench": "match-game", "opponent": kind, "game": number + 1,
-              "sakiyomi": "black" if ours_black else "white", "opening": " ".join(opening),
-              "result": result, "reason": reason, "plies": plies,
-              "seconds": round(time.perf_counter() - start, 1), "load": load_avg(),
-              "moves": " ".join(LAST_GAME)})
+        scores[number] = {"W": 1.0, "D": 0.5, "L": 0.0}[result]
+        record: dict[str, Any] = {
+            "bench": "match-game", "opponent": kind, "game": number + 1,
+            "sakiyomi": "black" if ours_black else "white", "opening": " ".join(opening),
+            "result": result, "reason": reason, "plies": plies,
+            "seconds": round(time.perf_counter() - start, 1), "load": load_avg(),
+            "moves": " ".join(LAST_GAME)}
+        if sprt is not None:
+            samples = pairs(scores)
+            decision = sprt.decision(samples)
+            record["llr"] = round(sprt.llr(samples), 3)
+        emit(record)
+        if decision is not None:
+            break
     ours.engine.quit()
     theirs.engine.quit()
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -404,7 +397,7 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
     emit({"bench": "match", "opponent": kind, "opponent_limit": limit,
           "sakiyomi_limit": {"nodes": args.our_nodes} if args.our_nodes
           else {"byoyomi": args.byoyomi},
-          "games": args.games, "sakiyomi_options": args.option,
+          "games": sum(score.values()), "sakiyomi_options": args.option,
           "opponent_options": args.their_option,
           "W": score["W"], "D": score["D"], "L": score["L"], "score": round(share, 3),
           "elo": _round(elo(share)), "elo_95": [_round(low), _round(high)],
@@ -412,7 +405,10 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
           "wall_seconds": round(time.perf_counter() - wall),
           "children_cpu_seconds": round(used.ru_utime + used.ru_stime
                                         - cpu.ru_utime - cpu.ru_stime),
-          "load_start": load_start, "load_end": load_avg()})
+          "load_start": load_start, "load_end": load_avg(),
+          **({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "bounds": sprt.bounds,
+                       "llr": round(sprt.llr(pairs(scores)), 3), "decision": decision}}
+             if sprt is not None else {})})
 
 
 def main() -> None:
@@ -452,7 +448,12 @@ def main() -> None:
                         help="NAME=VALUE: a USI option for our engine (repeatable)")
     parser.add_argument("--their-option", action="append", default=[],
                         help="NAME=VALUE: a USI option for the opponent (repeatable)")
+    parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+                        help="stop a match once Wald's test (bench/match_stats.py, α = β = "
+                             "0.05, on opening pairs) accepts ELO0 or ELO1 for our side")
     args = parser.parse_args()
+    if args.sprt and not args.sprt[1] > args.sprt[0]:
+        parser.error("--sprt needs ELO0 < ELO1")
     if args.fsf_nodes is None:  # asked for YaneuraOu alone, play YaneuraOu alone
         args.fsf_nodes = [] if args.yaneuraou else [1000, 10_000]
     for flag, number, least in (("--games", args.games, 0), ("--start-game", args.start_game, 0),
