@@ -236,15 +236,16 @@ def features(game: ShogiGame) -> tuple[dict[int, float], int]:
 
 
 def load_labels(paths: list[Path], max_score: int
-                ) -> tuple[list[ShogiGame], list[float], list[int]]:
+                ) -> tuple[list[ShogiGame], list[float], list[int], list[bool]]:
     """The labelled positions of ``paths`` (in turn) worth fitting: a centipawn score within
-    ``max_score`` whose best move takes nothing (black's view of the score), and the game each
-    came from.
+    ``max_score`` whose best move takes nothing (black's view of the score), the game each
+    came from, and whether it comes from the last of ``paths`` (``fit``'s fresh positions).
     """
     game_of = origins(16)
-    games, targets, groups = [], [], []
-    lines = [line for path in paths for line in path.read_text().splitlines()]
-    for line in lines:
+    games, targets, groups, last = [], [], [], []
+    lines = [(number == len(paths) - 1, line) for number, path in enumerate(paths)
+             for line in path.read_text().splitlines()]
+    for fresh, line in lines:
         record = json.loads(line)
         if record["score"] is None or abs(record["score"]) > max_score:
             continue
@@ -256,7 +257,18 @@ def load_labels(paths: list[Path], max_score: int
         games.append(game)
         targets.append(record["score"] if game.board.turn == cs.BLACK else -record["score"])
         groups.append(game_of.get(record["sfen"], len(games)))
-    return games, targets, groups
+        last.append(fresh)
+    return games, targets, groups, last
+
+
+def in_use_values(games: list[ShogiGame]) -> np.ndarray:
+    """The evaluation in use (the engine's default) of each position, black's view."""
+    values = []
+    for game in games:
+        board = game.board
+        now = ShogiGame(" ".join(board.sfen().split()[:3]) + " 1")
+        values.append(now.evaluate() if board.turn == cs.BLACK else -now.evaluate())
+    return np.array(values, dtype=float)
 
 
 def penalties(strength: float) -> np.ndarray:
@@ -305,6 +317,9 @@ class Fit:
     win_rms: list[float]
     strength: float
     delta: np.ndarray
+    # On the held-out positions of the last labels file (``fresh``), which the evaluation
+    # in use was not fitted to: (positions, its RMS, the best strength's RMS), ours.
+    fresh: tuple[int, float, float] | None = None
 
 
 def expected_score(centipawns: np.ndarray, win_scale: float) -> np.ndarray:
@@ -316,14 +331,17 @@ def expected_score(centipawns: np.ndarray, win_scale: float) -> np.ndarray:
 
 def fit(games: list[ShogiGame], targets: list[float], strengths: list[float],
         scale: float | None = None, groups: list[int] | None = None,
-        win_scale: float = 600) -> Fit:
+        win_scale: float = 600, in_use: np.ndarray | None = None,
+        fresh: list[bool] | None = None) -> Fit:
     """Fit on the positions of even-numbered ``groups`` (games; default: every other
     position) and measure on the rest, for each ridge strength; then refit the best on all.
     Splitting by game keeps a game's neighbouring positions out of its own measurement.
     ``scale``: the targets' units per ours (None: fitted).  ``win_scale``: for the error
     as expected scores.  Weighting each position by the expected score's slope at its
     label, or a Gauss-Newton fit to expected scores, measured worse as expected scores on the
-    44,175 labels of session 23: 0.131 against 0.129.
+    44,175 labels of session 23: 0.131 against 0.129.  ``in_use`` (the evaluation in use,
+    black's view, ours) and ``fresh`` (positions it was not fitted to): both measured on the
+    held-out fresh positions, so that a refit is compared with what it would replace.
     """
     x, prior = design(games)
     y = np.array(targets, dtype=float)
@@ -349,8 +367,15 @@ def fit(games: list[ShogiGame], targets: list[float], strengths: list[float],
         rms[strength], win = errors(prior[test] + x[test] @ delta)
         win_rms.append(win)
     best = min(rms, key=lambda strength: rms[strength])
+    compared = None
+    if in_use is not None and fresh is not None:
+        mask = test & np.array(fresh)
+        if mask.any():
+            refit = prior[mask] + x[mask] @ corrections(gram, right, best)
+            compared = (int(mask.sum()), float(np.sqrt(np.mean((y[mask] - in_use[mask]) ** 2))),
+                        float(np.sqrt(np.mean((y[mask] - refit) ** 2))))
     return Fit(len(y), scale, present, rms, win_rms, best,
-               corrections(x.T @ x, x.T @ (y - prior), best))
+               corrections(x.T @ x, x.T @ (y - prior), best), compared)
 
 
 def report(result: Fit) -> None:
@@ -364,6 +389,11 @@ def report(result: Fit) -> None:
     for (strength, rms), win in zip(result.rms.items(), result.win_rms[1:], strict=True):
         print(f"ridge {strength:>7.0f}: held-out RMS {rms * scale:.0f}  (ours {rms:.0f}; "
               f"expected score {win:.4f})")
+    if result.fresh is not None:
+        count, in_use, refit = result.fresh
+        print(f"on {count} held-out positions of the last labels file: the evaluation in use "
+              f"{in_use * scale:.0f}, this fit at ridge {result.strength:.0f} "
+              f"{refit * scale:.0f} (fairy-stockfish's cp)")
     delta = result.delta
     print(f"refit on all at ridge {result.strength:.0f}: material corrections",
           [round(v) for v in delta[MATERIAL_AT:DEFEND_AT]],
@@ -506,11 +536,12 @@ def main() -> None:
         elif args.command == "label":
             label(args.source, args.out, args.nodes)
         elif args.command == "fit":
-            games, targets, groups = load_labels(args.labels, args.max_score)
+            games, targets, groups, fresh = load_labels(args.labels, args.max_score)
             if len(games) < 2:
                 parser.error(f"{' '.join(map(str, args.labels))}: fewer than two usable "
                              "labelled positions")
-            result = fit(games, targets, args.ridge, args.scale, groups, args.win_scale)
+            result = fit(games, targets, args.ridge, args.scale, groups, args.win_scale,
+                         in_use_values(games), fresh)
             report(result)
             if args.write:
                 write_tables(result, args.labels[0])

@@ -104,3 +104,24 @@ def test_written_tables_evaluate_as_the_features_predict(monkeypatch: pytest.Mon
         assert to_move * scored.evaluate() == pytest.approx(value, abs=2)
     assert abs(x[:, DEFEND_AT:ATTACK_AT]).sum() > 0 and abs(x[:, ATTACK_AT:HAND_AT]).sum() > 0
     assert WINDOW_CELL[8 * 17 + 8] == (CELLS - 1) // 2  # the own square: the window centre
+
+
+def test_fit_compares_itself_with_the_evaluation_in_use_on_fresh_positions() -> None:
+    # The evaluation "in use" here is the full one, blind to a planted silver value; the
+    # fit must beat it on the held-out fresh positions, and count only those.
+    games = _positions(240, seed=3)
+    targets: list[float] = []
+    for game in games:
+        board = game.board
+        to_move = 1 if board.turn == cs.BLACK else -1
+        silvers = sum((1 if piece >> 4 == cs.BLACK else -1)
+                      for piece in board.pieces if piece and piece & 0xF == cs.SILVER)
+        targets.append(to_move * game.evaluate() + 60 * silvers)
+    _, prior = design(games)
+    fresh = [number % 3 == 0 for number in range(len(games))]
+    result = fit(games, targets, [1.0], scale=1.0, in_use=prior, fresh=fresh)
+    assert result.fresh is not None
+    count, in_use, refit = result.fresh
+    assert count == sum(1 for n in range(len(games)) if n % 3 == 0 and n % 2 == 1)
+    assert in_use > 20 and refit < in_use / 3
+    assert fit(games, targets, [1.0], scale=1.0).fresh is None
