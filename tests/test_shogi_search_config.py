@@ -48,18 +48,18 @@ def test_reverse_futility_saves_nodes_and_keeps_the_capture() -> None:
 
 def test_session_24_search_options_reach_the_searcher() -> None:
     config = se.search_config(se.Options())
-    assert config.iir_depth == se.IIR_DEPTH and config.null_move_reduction == 2
-    assert not config.improving and config.null_move_depth_divisor == 0
+    assert config.iir_depth == se.IIR_DEPTH and config.null_move_reduction == 3
+    assert not config.improving and config.null_move_depth_divisor == 4
     engine = UsiEngine(Output(io.StringIO()))
-    for line in ("setoption name IIRDepth value 0", "setoption name NullMoveReduction value 3",
-                 "setoption name NullMoveDepthDivisor value 4",
+    for line in ("setoption name IIRDepth value 0", "setoption name NullMoveReduction value 2",
+                 "setoption name NullMoveDepthDivisor value 5",
                  "setoption name NullMoveEvalDivisor value 200",
                  "setoption name Improving value true"):
         engine.handle(line)
     config = se.search_config(engine.options)
-    assert config.iir_depth == 0 and config.null_move_reduction == 3
-    assert config.null_move_depth_divisor == 4 and config.null_move_eval_divisor == 200
+    assert config.iir_depth == 0 and config.null_move_reduction == 2
+    assert config.null_move_depth_divisor == 5 and config.null_move_eval_divisor == 200
     assert config.improving
     with pytest.raises(ProtocolError, match=r"NullMoveReduction takes an integer in 1\.\.16"):
         engine.handle("setoption name NullMoveReduction value 0")  # below its minimum
-    assert se.search_config(engine.options).null_move_reduction == 3
+    assert se.search_config(engine.options).null_move_reduction == 2

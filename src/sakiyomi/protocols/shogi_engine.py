@@ -68,7 +68,8 @@ HANGING_EVASION_DEPTH = 3
 # incremental score (ShogiGame.noisy_gain) plus this margin leaves the stand-pat value at or
 # below alpha is skipped (SearchConfig.delta_margin).  27 % of our nodes are quiescence moves.
 DELTA_MARGIN = 0
-NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
+# R of the null move: NULL_MOVE_REDUCTION + depth // NULL_MOVE_DEPTH_DIVISOR (below).
+NULL_MOVE_REDUCTION = 3
 # Session 24 (SearchConfig): internal iterative reduction from this remaining depth (USI
 # IIRDepth, 0: off); null-move R growing by a ply per NullMoveDepthDivisor plies of depth and,
 # with it, per NullMoveEvalDivisor of static value above beta (0: off, the step above); the switch
@@ -80,7 +81,12 @@ NULL_MOVE_REDUCTION = 2  # R of the null move (one more from remaining depth 7)
 # IIRDepth 2 (nodes to depth 6: 230,214, depth at 10,000 nodes 6.83) against IIRDepth 3, the
 # same games: 53-1-42, +40 (−29 … +112) (s24-iir2_vs_iir3_n10000.jsonl): kept.
 IIR_DEPTH = 2
-NULL_MOVE_DEPTH_DIVISOR = 0
+# Session 25: the growing null move, R = 3 + depth // 4 (nodes to depth 6 on the 36 positions
+# 245,211 against 255,706 with IIRDepth 3 in session 24's screen), against R = 2 (3 from depth
+# 7), 96 self-play games at 10,000 nodes: 53-0-43, +36 (−33 … +106)
+# (bench/results/shogi/s25-nullgrow_vs_base_n10000.jsonl): kept by the rule written before it
+# (at least 52 %).
+NULL_MOVE_DEPTH_DIVISOR = 4
 NULL_MOVE_EVAL_DIVISOR = 0
 ASPIRATION_DELTA = 60  # centipawns around the previous iteration's value
 CHECK_EVERY = 32  # nodes between stop polls (a few ms even on a loaded machine)
