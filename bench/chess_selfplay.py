@@ -6,10 +6,13 @@ candidate's side, the Elo difference and its 95 % interval.
     python bench/chess_selfplay.py --candidate rfp --games 200 --nodes 1000 --workers 2
 
 Openings are our own: ``--opening-plies`` random legal moves from the start position (seeded,
-so both runs of a comparison see the same ones), each opening played with either colour.  A game
-ends by python-chess's rules with draw claims (threefold, 50 moves) or, still running after
-``--max-plies``, as a draw.  Tuning on these games keeps the measured suites (WAC, the match
-openings of ``bench/chess.py``) out of it.
+so both runs of a comparison see the same ones), each opening played with either colour.
+Game n's opening comes from seed ``--seed + n // 2``, so runs whose seeds are less than
+games / 2 apart share openings: ``--seed 2027`` replays ``--seed 2026``'s games from the third
+on (at a node budget the same games, move for move; session 25).  For a second sample take a
+seed at least games / 2 away (e.g. 3026).  A game ends by python-chess's rules with draw
+claims (threefold, 50 moves) or, still running after ``--max-plies``, as a draw.  Tuning on
+these games keeps the measured suites (WAC, the match openings of ``bench/chess.py``) out of it.
 """
 
 from __future__ import annotations
@@ -217,7 +220,9 @@ def main() -> None:
     parser.add_argument("--opening-plies", type=int, default=8)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=int, default=2026,
+                        help="game n's opening seed is SEED + n // 2: for other openings than "
+                        "another run's, take a seed at least games / 2 away")
     parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
                         help="stop once Wald's test (bench/match_stats.py, α = β = 0.05, on "
                              "opening pairs) accepts ELO0 or ELO1 for the candidate")
