@@ -68,15 +68,22 @@ def test_full_tables_by_offset_keep_their_distance_values() -> None:
     assert gold[ev.NO_KING] == 0
 
 
-def test_fit_finds_a_planted_tempo_and_silver_value() -> None:
-    games = _positions(240, seed=1)
+def planted(games: list[ShogiGame], tempo: int, silver: int) -> list[float]:
+    """Black's-view targets: the full evaluation plus a planted side-to-move bonus and a
+    planted value of each silver on the board."""
     targets: list[float] = []
     for game in games:
         board = game.board
         to_move = 1 if board.turn == cs.BLACK else -1
         silvers = sum((1 if piece >> 4 == cs.BLACK else -1)
                       for piece in board.pieces if piece and piece & 0xF == cs.SILVER)
-        targets.append(to_move * game.evaluate() + 70 * to_move + 40 * silvers)
+        targets.append(to_move * game.evaluate() + tempo * to_move + silver * silvers)
+    return targets
+
+
+def test_fit_finds_a_planted_tempo_and_silver_value() -> None:
+    games = _positions(240, seed=1)
+    targets = planted(games, 70, 40)
     result = fit(games, targets, [1.0], scale=1.0)
     assert result.rms_present > 40
     assert result.rms[1.0] < result.rms_present / 5
@@ -110,13 +117,7 @@ def test_fit_compares_itself_with_the_evaluation_in_use_on_fresh_positions() -> 
     # The evaluation "in use" here is the full one, blind to a planted silver value; the
     # fit must beat it on the held-out fresh positions, and count only those.
     games = _positions(240, seed=3)
-    targets: list[float] = []
-    for game in games:
-        board = game.board
-        to_move = 1 if board.turn == cs.BLACK else -1
-        silvers = sum((1 if piece >> 4 == cs.BLACK else -1)
-                      for piece in board.pieces if piece and piece & 0xF == cs.SILVER)
-        targets.append(to_move * game.evaluate() + 60 * silvers)
+    targets = planted(games, 0, 60)
     _, prior = design(games)
     fresh = [number % 3 == 0 for number in range(len(games))]
     result = fit(games, targets, [1.0], scale=1.0, in_use=prior, fresh=fresh)
