@@ -43,6 +43,7 @@ Z95 = 1.959963984540054  # the normal quantile of 97.5 %
 MIN_PAIRS = 8  # the SPRT decides nothing on fewer pairs: their variance means little yet
 VARIANCE_FLOOR = 1e-4  # all pairs alike: the variance is not 0 but unknown and small
 FILE_STRIDE = 1 << 32  # game numbers of the n-th record file start at n times this
+RESULT_SCORE = {"W": 1.0, "D": 0.5, "L": 0.0}  # a game's result letter, as a score
 
 
 def elo(score: float) -> float | None:
@@ -186,7 +187,7 @@ def records_scores(lines: Iterable[str]) -> dict[int, float]:
         if not isinstance(record, dict):
             continue
         if record.get("bench") == "match-game":
-            scores[int(record["game"]) - 1] = {"W": 1.0, "D": 0.5, "L": 0.0}[record["result"]]
+            scores[int(record["game"]) - 1] = RESULT_SCORE[record["result"]]
         elif record.get("bench") == "chess_selfplay" and "score" in record:
             scores[int(record["game"])] = float(record["score"])
     return scores

@@ -43,7 +43,7 @@ import cshogi
 from cshogi.usi import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: bench.*
-from bench.match_stats import Sprt, elo, elo_interval, pairs
+from bench.match_stats import RESULT_SCORE, Sprt, pairs, summary
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.games.shogi_facade import is_forced_mate_line
 from sakiyomi.search.dfpn import solve_mate
@@ -235,10 +235,6 @@ def load_avg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def _round(value: float | None) -> int | None:
-    return None if value is None else round(value)
-
-
 def setup() -> str | None:
     """Path of fairy-stockfish, installing Debian's package when it is missing (needs root)."""
     path = shutil.which(FSF) or shutil.which(f"/usr/games/{FSF}")
@@ -363,8 +359,7 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
     ours = Player(start_ours(args.option), "sakiyomi", nodes=args.our_nodes,
                   byoyomi=None if args.our_nodes else args.byoyomi)
     theirs = Player(theirs_engine, kind, nodes=limit.get("nodes"), byoyomi=limit.get("byoyomi"))
-    score = {"W": 0, "D": 0, "L": 0}
-    scores: dict[int, float] = {}  # by game number, for the SPRT's pairs
+    scores: dict[int, float] = {}  # our score by game number (the statistics' input)
     sprt = Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None
     decision = None
     load_start = load_avg()
@@ -375,8 +370,7 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
         opening = OPENINGS[(number // 2) % len(OPENINGS)].split()
         start = time.perf_counter()
         result, reason, plies = play_game(ours, theirs, ours_black, opening, args.max_plies)
-        score[result] += 1
-        scores[number] = {"W": 1.0, "D": 0.5, "L": 0.0}[result]
+        scores[number] = RESULT_SCORE[result]
         record: dict[str, Any] = {
             "bench": "match-game", "opponent": kind, "game": number + 1,
             "sakiyomi": "black" if ours_black else "white", "opening": " ".join(opening),
@@ -393,22 +387,16 @@ def bench_match(args: argparse.Namespace, kind: str, limit: dict[str, int | None
     ours.engine.quit()
     theirs.engine.quit()
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    share, low, high = elo_interval(score["W"], score["D"], score["L"])
+    final = summary(scores, sprt)  # W/D/L, score, Elo, its interval, LOS, pairs, the SPRT
     emit({"bench": "match", "opponent": kind, "opponent_limit": limit,
           "sakiyomi_limit": {"nodes": args.our_nodes} if args.our_nodes
           else {"byoyomi": args.byoyomi},
-          "games": sum(score.values()), "sakiyomi_options": args.option,
-          "opponent_options": args.their_option,
-          "W": score["W"], "D": score["D"], "L": score["L"], "score": round(share, 3),
-          "elo": _round(elo(share)), "elo_95": [_round(low), _round(high)],
+          "sakiyomi_options": args.option, "opponent_options": args.their_option, **final,
           "sakiyomi_slowest_move_ms": round(ours.slowest * 1000),
           "wall_seconds": round(time.perf_counter() - wall),
           "children_cpu_seconds": round(used.ru_utime + used.ru_stime
                                         - cpu.ru_utime - cpu.ru_stime),
-          "load_start": load_start, "load_end": load_avg(),
-          **({"sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "bounds": sprt.bounds,
-                       "llr": round(sprt.llr(pairs(scores)), 3), "decision": decision}}
-             if sprt is not None else {})})
+          "load_start": load_start, "load_end": load_avg()})
 
 
 def main() -> None:
