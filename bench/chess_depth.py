@@ -168,6 +168,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="only the first N positions (0: all)")
     parser.add_argument("--table-bits", type=int, default=18)
     args = parser.parse_args(argv)
+    limits = (("--depth", args.depth, 1, 64), ("--nodes", args.nodes, 1, None),
+              ("--middlegames", args.middlegames, 0, None),
+              ("--positions", args.positions, 0, None), ("--table-bits", args.table_bits, 1, 30))
+    for flag, number, least, most in limits:
+        if number < least or (most is not None and number > most):
+            parser.error(f"{flag} must be {least} or more" if most is None
+                         else f"{flag} must be in {least}..{most}")
     boards = positions(args.middlegames, args.seed)
     if args.positions:
         boards = boards[:args.positions]

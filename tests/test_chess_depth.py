@@ -51,3 +51,14 @@ def test_screen_summaries_match_their_lines(capsys: pytest.CaptureFixture[str]) 
         assert summary["budget_depth_mean"] == pytest.approx(
             sum(line["budget_depth"] for line in own) / 2)
         assert len(summary["load_start"]) == len(summary["load_end"]) == 3
+
+
+@pytest.mark.parametrize(("flag", "value", "message"), [
+    ("--depth", "0", "--depth must be in 1..64"), ("--nodes", "-5", "--nodes must be 1 or more"),
+    ("--table-bits", "40", "--table-bits must be in 1..30")])
+def test_bad_numbers_are_refused_before_any_search(
+        flag: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([flag, value, "--positions", "1"])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
