@@ -2,12 +2,18 @@
 placement, king-relative placement and hand values to a stronger engine's scores of positions
 from our own games.
 
-Three steps, each its own subcommand, so that a killed run loses nothing:
+Three steps (and an optional fourth), each its own subcommand, so that a killed run loses
+nothing:
 
 * ``positions`` — replays every game of ``bench/results/shogi/*.jsonl`` (our matches against
   fairy-stockfish, YaneuraOu and ourselves) and keeps the positions from ply 16 on where the
   side to move is not in check and the last move was not a capture, deduplicated by SFEN
   (without the move number) and shuffled.  Writes one SFEN a line.
+* ``perturb`` (optional) — one random quiet move off each position of a ``positions`` file
+  (the move captures nothing and does not leave its piece to be won, and the opponent is not
+  in check): the positions the search evaluates off the games' lines.  Writes the SFEN and,
+  after a tab, the position it came from; ``label`` keeps that as ``parent`` and ``fit``
+  counts the position to its parent's game.
 * ``label`` — asks fairy-stockfish (Debian's package, started as ``bench/shogi.py`` starts
   it: one thread, the shogi variant) for its score of each position at ``--nodes`` nodes,
   after ``usinewgame`` (no table carried between positions); appends ``{"sfen", "score",
@@ -102,6 +108,32 @@ def positions(first_ply: int, seed: int) -> list[str]:
     return result
 
 
+def perturbed(sources: list[str], seed: int) -> Iterator[tuple[str, str]]:
+    """One position one random move away from each of ``sources`` (SFENs without a move
+    number), with its source: the move captures nothing, does not leave the moved piece to
+    be won (``ShogiGame.move_hangs_piece``: such a move is answered by a capture, and labels
+    with a capture as the best move are not fitted), and leaves the opponent quiet (not in
+    check, not mated).  These are the positions the search meets off the game's line, where
+    a piece stands where no game put it; drawn uniformly from the qualifying moves.
+    """
+    chooser = random.Random(seed)
+    for source in sources:
+        game = ShogiGame(source + " 1")
+        board = game.board
+        choices = [move for move in game.legal_moves() if not board.piece(move & 0x7F)]
+        chooser.shuffle(choices)
+        for move in choices:
+            if game.move_hangs_piece(move):
+                continue
+            game.play(move)
+            quiet = not board.is_check() and not board.is_game_over()
+            sfen = " ".join(board.sfen().split()[:3])
+            game.undo()
+            if quiet:
+                yield sfen, source
+                break
+
+
 def fsf_score(engine: Engine, sfen: str, nodes: int,
               mate: int | None = None) -> tuple[int | None, str]:
     """Fairy-stockfish's score of ``sfen`` (without a move number) at ``nodes`` (centipawns,
@@ -129,16 +161,20 @@ def label(source: Path, out: Path, nodes: int) -> None:
     done = set()
     if out.exists():
         done = {json.loads(line)["sfen"] for line in out.read_text().splitlines() if line}
-    todo = [s for s in source.read_text().splitlines() if s and s not in done]
+    # A line is an SFEN, or an SFEN and the position it came from (``perturb``), tab between.
+    todo = [line.split("\t") for line in source.read_text().splitlines()
+            if line and line.split("\t")[0] not in done]
     engine = start_opponent("fsf", setup(), ["USI_Hash=16"])
     if engine is None:
         raise SystemExit("fairy-stockfish is missing (bench/shogi.py installs Debian's package "
                          "when run as root)")
     with out.open("a") as sink:
-        for number, sfen in enumerate(todo):
+        for number, (sfen, *parent) in enumerate(todo):
             value, best = fsf_score(engine, sfen, nodes)
-            sink.write(json.dumps({"sfen": sfen, "score": value, "best": best,
-                                   "nodes": nodes}) + "\n")
+            record = {"sfen": sfen, "score": value, "best": best, "nodes": nodes}
+            if parent:
+                record["parent"] = parent[0]
+            sink.write(json.dumps(record) + "\n")
             sink.flush()
             if number % 500 == 0:
                 print(f"{number} of {len(todo)}", file=sys.stderr, flush=True)
@@ -256,7 +292,9 @@ def load_labels(paths: list[Path], max_score: int
             continue
         games.append(game)
         targets.append(record["score"] if game.board.turn == cs.BLACK else -record["score"])
-        groups.append(game_of.get(record["sfen"], len(games)))
+        # A perturbed position belongs to the game of the position it came from, so that
+        # the split by game keeps it out of the measurement of its source.
+        groups.append(game_of.get(record.get("parent", record["sfen"]), len(games)))
         last.append(fresh)
     return games, targets, groups, last
 
@@ -499,6 +537,10 @@ def main() -> None:
     pos = sub.add_parser("positions")
     pos.add_argument("--first-ply", type=int, default=16)
     pos.add_argument("--seed", type=int, default=22)
+    pert = sub.add_parser("perturb", help="one random quiet move off each position of a "
+                          "positions file; writes SFEN, tab, source SFEN a line")
+    pert.add_argument("source", type=Path)
+    pert.add_argument("--seed", type=int, default=26)
     lab = sub.add_parser("label")
     lab.add_argument("source", type=Path)
     lab.add_argument("--out", type=Path, required=True)
@@ -516,6 +558,8 @@ def main() -> None:
     checks: list[tuple[str, float]] = []  # (flag, a number that must be positive)
     if args.command == "label":
         source, checks = args.source, [("--nodes", args.nodes)]
+    elif args.command == "perturb":
+        source = args.source
     elif args.command == "fit":
         if not args.ridge:
             parser.error("--ridge needs at least one strength")
@@ -533,6 +577,10 @@ def main() -> None:
         if args.command == "positions":
             for sfen in positions(args.first_ply, args.seed):
                 print(sfen)
+        elif args.command == "perturb":
+            sources = [line for line in args.source.read_text().splitlines() if line]
+            for sfen, parent in perturbed(sources, args.seed):
+                print(f"{sfen}\t{parent}")
         elif args.command == "label":
             label(args.source, args.out, args.nodes)
         elif args.command == "fit":
