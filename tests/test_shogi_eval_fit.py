@@ -5,9 +5,12 @@ predict).
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
+import bench.shogi_eval_fit
 import numpy as np
 import pytest
 from bench.shogi_eval_fit import (
@@ -22,6 +25,8 @@ from bench.shogi_eval_fit import (
     design,
     fit,
     fitted_tables,
+    load_labels,
+    perturbed,
 )
 
 from sakiyomi.games import shogi_eval as ev
@@ -126,3 +131,48 @@ def test_fit_compares_itself_with_the_evaluation_in_use_on_fresh_positions() -> 
     assert count == sum(1 for n in range(len(games)) if n % 3 == 0 and n % 2 == 1)
     assert in_use > 20 and refit < in_use / 3
     assert fit(games, targets, [1.0], scale=1.0).fresh is None
+
+
+def test_perturbed_positions_are_one_quiet_non_hanging_move_away() -> None:
+    sources = [" ".join(game.sfen().split()[:3]) for game in _positions(12, 5)]
+    pairs = list(perturbed(sources, seed=3))
+    assert [parent for _, parent in pairs] == sources[:len(pairs)]
+    assert len(pairs) >= 10
+    for sfen, parent in pairs:
+        game = ShogiGame(parent + " 1")
+        made = [move for move in game.legal_moves()
+                if _after(game, move) == sfen]
+        assert len(made) == 1, (parent, sfen)
+        move = made[0]
+        assert not game.board.piece(move & 0x7F), "a capture"
+        assert not game.move_hangs_piece(move)
+        game.play(move)
+        assert not game.in_check() and game.legal_moves()
+    assert list(perturbed(sources, seed=3)) == pairs
+    assert list(perturbed(sources, seed=4)) != pairs
+
+
+def _after(game: ShogiGame, move: int) -> str:
+    """The SFEN (no move number) after ``move``, the game left as it was."""
+    game.play(move)
+    sfen = " ".join(game.board.sfen().split()[:3])
+    game.undo()
+    return sfen
+
+
+def test_a_perturbed_label_counts_to_its_parents_game(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [" ".join(game.sfen().split()[:3]) for game in _positions(3, 8)]
+    child, parent = next(perturbed(games, seed=1))
+    monkeypatch.setattr(bench.shogi_eval_fit, "origins", lambda first_ply: {parent: 7})
+    position = ShogiGame(child + " 1")
+    quiet = next(move for move in position.legal_moves()
+                 if not position.board.piece(move & 0x7F))
+    record = {"sfen": child, "score": 10, "best": position.move_to_text(quiet), "nodes": 1}
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({**record, "parent": parent}) + "\n" + json.dumps(record)
+                      + "\n")
+    _, targets, groups, _ = load_labels([labels], 2500)
+    assert len(targets) == 2
+    # With its parent: the parent's game; without: a group of its own (its number).
+    assert groups == [7, 2]
