@@ -126,7 +126,7 @@ def perturbed(sources: list[str], seed: int) -> Iterator[tuple[str, str]]:
             if game.move_hangs_piece(move):
                 continue
             game.play(move)
-            quiet = not board.is_check() and not board.is_game_over()
+            quiet = not board.is_check() and bool(game.legal_moves())
             sfen = " ".join(board.sfen().split()[:3])
             game.undo()
             if quiet:
