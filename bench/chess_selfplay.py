@@ -103,6 +103,13 @@ VARIANTS: dict[str, SearchConfig] = {
     # All three together (the most nodes saved to depth 8 on our middlegames: 0.75x).
     "iir-nmr-improving": replace(CHESS_CONFIG, iir_depth=4, improving=True,
                                  null_move_depth_divisor=4, null_move_eval_divisor=200),
+    # Session 26: hanging-move pruning (ChessGame.hangs_piece: a quiet move that leaves its
+    # piece to be won, by at least a pawn, is skipped at non-PV nodes not in check after the
+    # first move) at remaining depth 1..N, checks too.
+    "hanging": replace(CHESS_CONFIG, hanging_depth=3),
+    "hanging2": replace(CHESS_CONFIG, hanging_depth=2),
+    "hanging1": replace(CHESS_CONFIG, hanging_depth=1),
+    "hanging5": replace(CHESS_CONFIG, hanging_depth=5),
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})

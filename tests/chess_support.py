@@ -1,4 +1,5 @@
-"""Helpers shared by the chess tests: data files and an independent brute-force mate check."""
+"""Helpers shared by the chess tests: data files, an independent brute-force mate check, and
+chess without the hanging-move capabilities."""
 
 from __future__ import annotations
 
@@ -12,6 +13,16 @@ from sakiyomi.games.chess_endgame import ENDGAME_PHASE
 from sakiyomi.games.chess_eval_parts import phase
 
 DATA = Path(__file__).parent / "data" / "chess"
+
+
+class NoHangingChessGame(ChessGame):
+    """ChessGame without ``HangingMoves`` and ``HangingBeforePlay`` (chess has had them since
+    session 26): for tests of what the searcher's hanging switches do on a game that cannot
+    answer them.
+    """
+
+    hangs_piece = None  # type: ignore[assignment]
+    move_hangs_piece = None  # type: ignore[assignment]
 
 
 def epd_lines(name: str) -> list[str]:

@@ -10,6 +10,8 @@ import pytest
 
 from sakiyomi.game import (
     Checks,
+    HangingBeforePlay,
+    HangingMoves,
     MoveError,
     MoveHints,
     MoveIds,
@@ -73,8 +75,8 @@ def _random_games(n: int, seed: int, plies: int = 160) -> list[ChessGame]:
 
 def test_capabilities_are_declared() -> None:
     game = ChessGame()
-    for capability in (Checks, MoveHints, MoveIds, NoisyGains, NoisyMoves, NullMove,
-                       QuietChecks, RepetitionRules, TacticalMoves):
+    for capability in (Checks, HangingBeforePlay, HangingMoves, MoveHints, MoveIds, NoisyGains,
+                       NoisyMoves, NullMove, QuietChecks, RepetitionRules, TacticalMoves):
         assert isinstance(game, capability)
     assert game.to_move == Player.FIRST
 
@@ -279,6 +281,89 @@ def test_may_give_check_never_misses_a_check_and_errs_only_on_castling() -> None
             assert ours or not truth, (board.fen(), move)
             if ours and not truth:
                 assert board.is_castling(move), (board.fen(), move)
+
+
+# (position, move, whether it hangs the moved piece): each with White to move; the test plays
+# it and its colour mirror.
+HANGING_CASES = [
+    # Defended, attacked by a cheaper piece (a pawn): hangs.
+    ("4k3/8/3p4/8/3P4/5N2/8/4K3 w - - 0 1", "f3e5", True),
+    # Defended by a pawn, attacked only by a rook: does not; undefended: does.
+    ("4r1k1/8/8/8/3P4/5N2/8/6K1 w - - 0 1", "f3e5", False),
+    ("4r1k1/8/8/8/8/5N2/8/6K1 w - - 0 1", "f3e5", True),
+    ("4k3/8/8/2b5/8/8/5PN1/4K3 w - - 0 1", "g2e3", False),
+    ("4k3/8/8/2b5/8/8/6N1/4K3 w - - 0 1", "g2e3", True),
+    # A bishop defended and attacked by a knight: a trade (10), not a hanging piece.
+    ("4k3/8/8/2n5/8/3B1P2/8/4K3 w - - 0 1", "d3e4", False),
+    ("4k3/8/8/2n5/8/3B4/8/4K3 w - - 0 1", "d3e4", True),
+    # A capture never hangs, even one that loses the knight; nor does a promotion.
+    ("6k1/8/3p4/4p3/8/5N2/8/6K1 w - - 0 1", "f3e5", False),
+    ("6k1/8/3p4/8/8/5N2/8/6K1 w - - 0 1", "f3e5", True),
+    ("r5k1/1P6/8/8/8/8/8/6K1 w - - 0 1", "b7b8q", False),
+    ("r5k1/1P6/8/8/8/8/8/6K1 w - - 0 1", "b7b8n", False),
+    # The only taker is a pawn pinned to its king: off the pin line it cannot take, along it
+    # it can.
+    ("4k3/3p4/8/1B6/3N4/8/8/4K3 w - - 0 1", "d4e6", False),
+    ("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1", "d4e6", True),
+    ("4k3/3p4/8/1B6/3N4/8/8/4K3 w - - 0 1", "d4c6", True),
+    # A discovered check: the rook may not take (the check comes first), the king may.
+    ("5k2/8/5B2/8/8/8/7r/K4R2 w - - 0 1", "f6h4", False),
+    ("5k2/8/5B2/8/8/8/7r/K7 w - - 0 1", "f6h4", True),
+    ("5k2/8/5B2/8/8/8/8/K4R2 w - - 0 1", "f6g7", True),
+    # Defended by an x-ray behind the taker (Bf1 through Be2): BxN, BxB loses 10.
+    ("4k3/8/8/8/8/8/3Nb3/4KB2 w - - 0 1", "d2c4", False),
+    ("4k3/8/8/8/8/8/3Nb3/4K3 w - - 0 1", "d2c4", True),
+    # Open to en passant only: not counted (the documented limit); to a bishop: hangs.
+    ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "e2e4", False),
+    ("4k3/8/8/8/2bp4/8/4P3/4K3 w - - 0 1", "e2e3", True),
+]
+
+
+def _mirrored(move: chess.Move) -> chess.Move:
+    return chess.Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square),
+                      move.promotion)
+
+
+@pytest.mark.parametrize(("fen", "uci", "hangs"), HANGING_CASES)
+def test_hanging_moves_by_hand(fen: str, uci: str, hangs: bool) -> None:
+    board = chess.Board(fen)
+    for position, move in ((board, chess.Move.from_uci(uci)),
+                           (board.mirror(), _mirrored(chess.Move.from_uci(uci)))):
+        assert move in position.legal_moves
+        game = ChessGame(position)
+        assert game.move_hangs_piece(move) == hangs, (position.fen(), move)
+        game.play(move)
+        assert game.hangs_piece() == hangs, (position.fen(), move)
+
+
+def test_hanging_before_play_equals_play_ask_undo_and_a_taker_exists() -> None:
+    # HangingBeforePlay must answer as play + hangs_piece + undo for every legal move; a
+    # hanging move leaves the opponent a legal capture of the moved piece; captures,
+    # promotions and king moves never hang.
+    hanging = 0
+    for board in _sampled_boards(600, seed=25):
+        game = ChessGame(board)
+        for move in list(game.legal_moves()):
+            before = game.move_hangs_piece(move)
+            never = (board.is_capture(move) or move.promotion is not None
+                     or board.piece_type_at(move.from_square) == chess.KING)
+            game.play(move)
+            assert game.hangs_piece() == before, (board.fen(), move)
+            if before:
+                hanging += 1
+                assert not never, (board.fen(), move)
+                assert any(reply.to_square == move.to_square
+                           for reply in game.board.legal_moves), (board.fen(), move)
+            game.undo()
+    assert hanging > 100  # the sample has hanging moves to check
+
+
+def test_nothing_hangs_after_a_pass_or_at_the_start() -> None:
+    game = ChessGame()
+    assert not game.hangs_piece()
+    game.play(chess.Move.from_uci("e2e4"))
+    game.play_null()
+    assert not game.hangs_piece()
 
 
 def test_move_ids_are_equal_exactly_for_equal_moves() -> None:

@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import chess
 
-from sakiyomi.games.chess import ChessGame
 from sakiyomi.games.shogi import START, ShogiGame
 from sakiyomi.protocols import shogi_engine as se
 from sakiyomi.protocols.engine_loop import Output
@@ -21,6 +20,7 @@ from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from sakiyomi.search.tracing import NullTracer
+from tests.chess_support import NoHangingChessGame
 from tests.shogi_data import rows
 
 OPENING = ("7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d",
@@ -63,12 +63,12 @@ def test_the_new_settings_are_off_by_default() -> None:
 
 
 def test_the_hanging_evasion_settings_change_nothing_without_hanging_moves() -> None:
-    # Chess has no HangingMoves capability (its in-check quiescence takes the evasion limit).
+    # Chess with its HangingMoves capability taken away.
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     plain = SearchConfig(check_extension=True)
     switched = replace(plain, qs_hanging_evasions=True, hanging_evasion_depth=3)
-    first = run(Searcher(ChessGame(chess.Board(fen)), plain), Limits(depth=3))
-    second = run(Searcher(ChessGame(chess.Board(fen)), switched), Limits(depth=3))
+    first = run(Searcher(NoHangingChessGame(chess.Board(fen)), plain), Limits(depth=3))
+    second = run(Searcher(NoHangingChessGame(chess.Board(fen)), switched), Limits(depth=3))
     assert first.stats == second.stats
 
 

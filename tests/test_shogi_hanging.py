@@ -9,15 +9,15 @@ from dataclasses import replace
 
 import chess
 
-from sakiyomi.game import HangingBeforePlay, QuietChecks, capable
+from sakiyomi.game import HangingBeforePlay, HangingMoves, QuietChecks, capable
 from sakiyomi.games import shogi_eval as ev
-from sakiyomi.games.chess import ChessGame
 from sakiyomi.games.shogi import START, ShogiGame
 from sakiyomi.games.shogi_attacks import cheapest_attacker
 from sakiyomi.protocols import shogi_engine as se
 from sakiyomi.search.drivers import run
 from sakiyomi.search.limits import Limits
 from sakiyomi.search.searcher import SearchConfig, Searcher
+from tests.chess_support import NoHangingChessGame
 from tests.shogi_data import random_positions
 
 # Our own positions.  White's king on 5a, Black's on 5i; Black holds a silver and a gold.
@@ -80,8 +80,9 @@ def test_the_switches_are_off_by_default_and_do_nothing_without_the_capability()
     switched = replace(config, check_extension=True, hanging_depth=3,
                        extend_hanging_checks=False)
     extended = replace(config, check_extension=True)
-    plain = run(Searcher(ChessGame(chess.Board(fen)), extended), Limits(depth=3))
-    other = run(Searcher(ChessGame(chess.Board(fen)), switched), Limits(depth=3))
+    assert not capable(NoHangingChessGame(), HangingMoves)
+    plain = run(Searcher(NoHangingChessGame(chess.Board(fen)), extended), Limits(depth=3))
+    other = run(Searcher(NoHangingChessGame(chess.Board(fen)), switched), Limits(depth=3))
     assert plain.stats == other.stats
 
 

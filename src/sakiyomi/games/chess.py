@@ -39,7 +39,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
-from sakiyomi.games.chess_see import see
+from sakiyomi.games.chess_see import SEE_VALUE, exchange, see
 from sakiyomi.games.chess_terms import (
     king_attack,
     king_danger_peak,
@@ -162,6 +162,85 @@ def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int
     """
     return attacker > victim and b.is_attacked_by(not b.turn, move.to_square) and see(
         b, move) < 0
+
+
+# The least a quiet move must give away to count as hanging its piece (``hangs_piece``), in
+# ``SEE_VALUE`` units: a pawn, so that trading a bishop for a knight (10) or the exchange for
+# a bishop and a pawn (70) does not count.
+HANG_MARGIN = 100
+_SEE_ORDER = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+
+
+def _pinned(king: int, occupied: int, diagonal: int, straight: int, theirs: int) -> int:
+    """The pieces of ``theirs`` pinned to ``king`` by the sliders ``diagonal`` (bishops,
+    queens) and ``straight`` (rooks, queens) under the occupancy ``occupied``: the one piece
+    between a slider on the king's line and the king.
+    """
+    snipers = (chess.BB_DIAG_ATTACKS[king][0] & diagonal
+               | (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & straight)
+    pinned = 0
+    for sniper in chess.scan_reversed(snipers):
+        between = chess.between(king, sniper) & occupied
+        if between and not between & (between - 1) and between & theirs:
+            pinned |= between
+    return pinned
+
+
+def _hangs(b: chess.Board, us: chess.Color, frm: int, to: int, piece: int, occupied: int,
+           diagonal: int, straight: int) -> bool:
+    """Whether the opponent of ``us``, who moved ``piece`` from ``frm`` to ``to`` (a quiet
+    move), wins at least ``HANG_MARGIN`` by taking it there.  The position after the move is
+    given by ``occupied`` and our sliders ``diagonal`` (bishops, queens) and ``straight``
+    (rooks, queens); ``b``'s piece bitboards may be those before or after the move: the
+    opponent's pieces are the same, and ours count only within ``occupied`` and off ``to``
+    (a piece never attacks its own square), so the moved piece is nowhere else.
+
+    The first capture must be legal: after a discovered check only the king's (the others
+    leave the check), none by a piece pinned to its king off the line through ``to``.  Then the
+    piece hangs if the cheapest taker is worth at least ``HANG_MARGIN`` less than it, or if
+    the static exchange started by some taker (``chess_see.exchange``: undefended, or lost
+    however both sides go on; x-rays behind the taker count) wins ``HANG_MARGIN``.  Pins in
+    the later recaptures and en passant are ignored (a pawn open to en passant alone counts
+    as not hanging).
+    """
+    them = not us
+    theirs = b.occupied_co[them]
+    takers = b.attackers_mask(them, to, occupied) & occupied
+    if not takers:
+        return False
+    king = b.king(them)
+    assert king is not None, "standard chess has a king a side"
+    if _LINES[king][frm] and (diagonal | straight) & ~_BB[to]:
+        seen_diagonal, seen_straight = _slider_attacks(king, occupied)
+        if (seen_diagonal & diagonal | seen_straight & straight) & ~_BB[to]:
+            takers &= _BB[king]  # a discovered check: only the king may take, answering it
+    pinned = _pinned(king, occupied, diagonal, straight, theirs) & takers
+    for square in chess.scan_reversed(pinned):
+        if not _LINES[king][square] & _BB[to]:
+            takers &= ~_BB[square]
+    if not takers:
+        return False
+    value = SEE_VALUE[piece]
+    if value - SEE_VALUE[_cheapest(b, takers)] >= HANG_MARGIN:
+        return True  # whatever recaptures, the taker gains at least the difference
+    for square in chess.scan_reversed(takers):
+        taker = b.piece_type_at(square)
+        assert taker is not None
+        standing = chess.QUEEN if taker == _PAWN and _BB[to] & _BACK_RANKS else taker
+        if exchange(b, to, value, SEE_VALUE[standing], us, occupied & ~_BB[square]
+                    ) >= HANG_MARGIN:
+            return True
+    return False
+
+
+def _cheapest(b: chess.Board, attackers: int) -> int:
+    """The least valuable piece type among ``attackers`` (a nonempty bitboard)."""
+    for piece_type, pieces in zip(_SEE_ORDER, (b.pawns, b.knights, b.bishops, b.rooks,
+                                               b.queens, b.kings), strict=True):
+        if attackers & pieces:
+            return piece_type
+    raise AssertionError("attackers are pieces")  # pragma: no cover
 
 
 def _castle_key(rights: int) -> int:
@@ -566,6 +645,62 @@ class ChessGame:
         diagonal, straight = _slider_attacks(king, occupied)  # what sees the king
         return bool(diagonal & (b.bishops | b.queens) & ours
                     or straight & (b.rooks | b.queens) & ours)
+
+    def hangs_piece(self) -> bool:
+        """Whether the move just played (``HangingMoves``) was quiet and left the moved piece
+        where the side to move now wins at least a pawn by taking it (``_hangs``: attacked by
+        a legal taker and undefended, or by a taker a pawn cheaper, or lost by exchange
+        evaluation).  A capture (en passant too), a promotion, a king move (castling too)
+        and a pass never hang: the searcher skips hanging moves near the horizon
+        (``SearchConfig.hanging_depth``), and those are the moves that change material or
+        cannot be taken.
+        """
+        b = self.board
+        if not b.move_stack:
+            return False
+        move = b.move_stack[-1]
+        if not move or move.promotion is not None:
+            return False  # a pass (null move) or a promotion
+        frm, to = move.from_square, move.to_square
+        piece = b.piece_type_at(to)
+        if piece == _PAWN:
+            if (frm ^ to) & 7:
+                return False  # a pawn capture, en passant too
+        elif piece == _KING or b.halfmove_clock == 0:
+            return False  # a king move, or a piece's capture (it zeroed the clock)
+        assert piece is not None
+        us = not b.turn
+        ours = b.occupied_co[us]
+        return _hangs(b, us, frm, to, piece, b.occupied, (b.bishops | b.queens) & ours,
+                      (b.rooks | b.queens) & ours)
+
+    def move_hangs_piece(self, move: chess.Move) -> bool:
+        """``hangs_piece`` as it would answer right after ``move`` (legal here), without
+        playing it (``HangingBeforePlay``): the position after the move is the occupancy with
+        the piece lifted to its target and our sliders moved with it.
+        """
+        if move.promotion is not None:
+            return False
+        b = self.board
+        us = b.turn
+        frm, to = move.from_square, move.to_square
+        target = _BB[to]
+        if b.occupied_co[not us] & target:
+            return False  # a capture
+        piece = b.piece_type_at(frm)
+        if piece == _KING or (piece == _PAWN and (frm ^ to) & 7):
+            return False  # a king move, or en passant
+        assert piece is not None
+        source = _BB[frm]
+        ours = b.occupied_co[us] & ~source
+        diagonal = (b.bishops | b.queens) & ours
+        straight = (b.rooks | b.queens) & ours
+        if piece == chess.BISHOP or piece == _QUEEN:
+            diagonal |= target
+        if piece == chess.ROOK or piece == _QUEEN:
+            straight |= target
+        return _hangs(b, us, frm, to, piece, (b.occupied & ~source) | target, diagonal,
+                      straight)
 
     def noisy_gain(self, move: chess.Move) -> int:
         """The most ``move`` (a capture or promotion) can add to the evaluation: the captured

@@ -33,11 +33,22 @@ def see(board: chess.Board, move: chess.Move) -> int:
     attacker = board.piece_type_at(frm)
     if attacker is None:
         return 0
+    return exchange(board, to, SEE_VALUE[victim], SEE_VALUE[move.promotion or attacker],
+                    not board.turn, board.occupied ^ _BB[frm])
+
+
+def exchange(board: chess.Board, to: int, victim: int, capturer: int, side: chess.Color,
+             occupied: int) -> int:
+    """What a capture on ``to`` gains once the exchange there is over: ``victim`` is the value
+    taken, ``capturer`` the value of the piece that took it and now stands there, ``side``
+    the colour that may recapture first, ``occupied`` the occupancy with the capturer
+    lifted off its square.  ``board``'s piece bitboards say who attacks (only squares in
+    ``occupied`` count), so a caller may ask about a position the board is not in yet as
+    long as the attackers of ``to`` are the same (``ChessGame.move_hangs_piece``).
+    """
     pieces = _piece_bitboards(board)
-    occupied = board.occupied ^ _BB[frm]
-    gains = [SEE_VALUE[victim]]
-    on_square = SEE_VALUE[move.promotion or attacker]  # what the next capture takes
-    side = not board.turn
+    gains = [victim]
+    on_square = capturer  # what the next capture takes
     while True:
         attackers = board.attackers_mask(side, to, occupied) & occupied
         if not attackers:
