@@ -17,7 +17,8 @@
    own engine with other options (``--self-nodes N --their-option Evaluation=komawari``), or
    at equal time (``--self-byoyomi MS``), or another USI program (``--usi-opponent PATH``,
    e.g. a script that runs an older sakiyomi: what a speed-up is worth at a time limit).
-   Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N``.  The games start
+   Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N`` (in a
+   ``--self-nodes N`` match naming neither, at N nodes like the other side).  The games start
    from ``OPENINGS`` in turn, each line once with either colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
@@ -55,6 +56,7 @@ from sakiyomi.search.searcher import SearchConfig, Searcher
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "shogi"
 FSF = "fairy-stockfish"
+DEFAULT_BYOYOMI = 1000  # ms a move for ours when neither --byoyomi nor --our-nodes is given
 
 
 def emit(record: dict[str, Any]) -> None:
@@ -411,9 +413,11 @@ def main() -> None:
                         help="number of the first game (its opening and colour): shards of "
                              "one match run side by side")
     parser.add_argument("--max-plies", type=int, default=320)
-    parser.add_argument("--byoyomi", type=int, default=1000, help="ours, ms per move")
+    parser.add_argument("--byoyomi", type=int, default=None,
+                        help=f"ours, ms per move (default {DEFAULT_BYOYOMI})")
     parser.add_argument("--our-nodes", type=int, default=None,
-                        help="ours node-limited instead of byoyomi (load-independent)")
+                        help="ours node-limited instead of byoyomi (load-independent; with "
+                             "--self-nodes N and neither flag: N)")
     parser.add_argument("--fsf-nodes", type=int, nargs="*", default=None,
                         help="one match vs fairy-stockfish per node budget (default 1000 and "
                              "10000, none when --yaneuraou names another opponent)")
@@ -440,6 +444,12 @@ def main() -> None:
                         help="stop a match once Wald's test (bench/match_stats.py, α = β = "
                              "0.05, on opening pairs) accepts ELO0 or ELO1 for our side")
     args = parser.parse_args()
+    if args.self_nodes is not None and args.our_nodes is None and args.byoyomi is None:
+        # An A/B at N nodes is played at N nodes by both sides unless a limit for ours is
+        # named (session 26 lost a match to ours silently playing the default byoyomi).
+        args.our_nodes = args.self_nodes
+    if args.byoyomi is None:
+        args.byoyomi = DEFAULT_BYOYOMI
     if args.sprt and not args.sprt[1] > args.sprt[0]:
         parser.error("--sprt needs ELO0 < ELO1")
     if args.fsf_nodes is None:  # asked for YaneuraOu alone, play YaneuraOu alone

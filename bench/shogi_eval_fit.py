@@ -507,7 +507,8 @@ def write_tables(result: Fit, labels: Path) -> None:
     header = f'''"""The fitted shogi evaluation (numbers only; bench/shogi_eval_fit.py wrote them).
 
 The full evaluation (``shogi_eval.FULL``) corrected by a ridge regression towards it: {positions}
-quiet positions of our own recorded games (bench/results/shogi), each scored by fairy-stockfish
+quiet positions of our own recorded games (bench/results/shogi) or one random quiet move off
+them (``perturb``), each scored by fairy-stockfish
 11.1 (Debian's package) at {json.loads(labels.read_text().splitlines()[0])["nodes"]} nodes,
 its centipawns divided by {scale:.3f} (the factor that maps our full evaluation onto them best);
 ridge strength {strength:.0f}.  Layout as in ``shogi_eval.Tables``: ``BASE[type][square]`` by

@@ -38,3 +38,26 @@ def test_yaneuraou_alone_when_only_it_is_named(monkeypatch: pytest.MonkeyPatch) 
 def test_both_when_both_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     assert matches(monkeypatch, "--fsf-nodes", "2000", "--yaneuraou", "/opt/yaneuraou") == [
         ("fsf", {"nodes": 2000}), ("yaneuraou", {"byoyomi": 1000})]
+
+
+def our_limit(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int | None, int]:
+    """Our side's node budget and byoyomi in the match ``main`` starts for ``argv``."""
+    seen: list[tuple[int | None, int]] = []
+
+    def record(args: argparse.Namespace, kind: str, limit: dict[str, int]) -> None:
+        seen.append((args.our_nodes, args.byoyomi))
+
+    monkeypatch.setattr(bench_shogi, "bench_match", record)
+    monkeypatch.setattr(sys, "argv", ["shogi.py", "--skip-mates", "--skip-speed", *argv])
+    bench_shogi.main()
+    assert len(seen) == 1
+    return seen[0]
+
+
+def test_a_self_match_at_n_nodes_gives_both_sides_n_nodes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Session 26: ours silently played the default byoyomi against the other side's nodes.
+    assert our_limit(monkeypatch, "--self-nodes", "10000") == (10_000, 1000)
+    assert our_limit(monkeypatch, "--self-nodes", "10000", "--our-nodes", "2000") == (2000, 1000)
+    assert our_limit(monkeypatch, "--self-nodes", "10000", "--byoyomi", "500") == (None, 500)
+    assert our_limit(monkeypatch, "--self-byoyomi", "500") == (None, 1000)

@@ -1,7 +1,8 @@
 """The fitted shogi evaluation (numbers only; bench/shogi_eval_fit.py wrote them).
 
 The full evaluation (``shogi_eval.FULL``) corrected by a ridge regression towards it: 91265
-quiet positions of our own recorded games (bench/results/shogi), each scored by fairy-stockfish
+quiet positions of our own recorded games (bench/results/shogi) or one random quiet move off
+them (``perturb``), each scored by fairy-stockfish
 11.1 (Debian's package) at 20000 nodes,
 its centipawns divided by 0.656 (the factor that maps our full evaluation onto them best);
 ridge strength 1000.  Layout as in ``shogi_eval.Tables``: ``BASE[type][square]`` by
