@@ -162,8 +162,8 @@ def label(source: Path, out: Path, nodes: int) -> None:
     if out.exists():
         done = {json.loads(line)["sfen"] for line in out.read_text().splitlines() if line}
     # A line is an SFEN, or an SFEN and the position it came from (``perturb``), tab between.
-    todo = [line.split("\t") for line in source.read_text().splitlines()
-            if line and line.split("\t")[0] not in done]
+    rows = (line.split("\t") for line in source.read_text().splitlines() if line)
+    todo = [fields for fields in rows if fields[0] not in done]
     engine = start_opponent("fsf", setup(), ["USI_Hash=16"])
     if engine is None:
         raise SystemExit("fairy-stockfish is missing (bench/shogi.py installs Debian's package "

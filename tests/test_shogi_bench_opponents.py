@@ -11,17 +11,24 @@ import bench.shogi as bench_shogi
 import pytest
 
 
-def matches(monkeypatch: pytest.MonkeyPatch, *argv: str) -> list[tuple[str, dict[str, int]]]:
-    """The matches ``main`` starts for ``argv`` (opponent and limit), none of them played."""
-    started: list[tuple[str, dict[str, int]]] = []
+def started(monkeypatch: pytest.MonkeyPatch, *argv: str
+            ) -> list[tuple[argparse.Namespace, str, dict[str, int]]]:
+    """The matches ``main`` starts for ``argv`` (its settings, the opponent and its limit),
+    none of them played."""
+    seen: list[tuple[argparse.Namespace, str, dict[str, int]]] = []
 
     def record(args: argparse.Namespace, kind: str, limit: dict[str, int]) -> None:
-        started.append((kind, limit))
+        seen.append((args, kind, limit))
 
     monkeypatch.setattr(bench_shogi, "bench_match", record)
     monkeypatch.setattr(sys, "argv", ["shogi.py", "--skip-mates", "--skip-speed", *argv])
     bench_shogi.main()
-    return started
+    return seen
+
+
+def matches(monkeypatch: pytest.MonkeyPatch, *argv: str) -> list[tuple[str, dict[str, int]]]:
+    """The matches ``main`` starts for ``argv`` (opponent and limit), none of them played."""
+    return [(kind, limit) for _, kind, limit in started(monkeypatch, *argv)]
 
 
 def test_fairy_stockfish_at_both_budgets_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,17 +48,9 @@ def test_both_when_both_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def our_limit(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int | None, int]:
-    """Our side's node budget and byoyomi in the match ``main`` starts for ``argv``."""
-    seen: list[tuple[int | None, int]] = []
-
-    def record(args: argparse.Namespace, kind: str, limit: dict[str, int]) -> None:
-        seen.append((args.our_nodes, args.byoyomi))
-
-    monkeypatch.setattr(bench_shogi, "bench_match", record)
-    monkeypatch.setattr(sys, "argv", ["shogi.py", "--skip-mates", "--skip-speed", *argv])
-    bench_shogi.main()
-    assert len(seen) == 1
-    return seen[0]
+    """Our side's node budget and byoyomi in the one match ``main`` starts for ``argv``."""
+    (args, _, _), = started(monkeypatch, *argv)
+    return args.our_nodes, args.byoyomi
 
 
 def test_a_self_match_at_n_nodes_gives_both_sides_n_nodes(
