@@ -39,7 +39,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
-from sakiyomi.games.chess_see import SEE_VALUE, exchange, see
+from sakiyomi.games.chess_see import SEE_VALUE, cheapest, exchange, see
 from sakiyomi.games.chess_terms import (
     king_attack,
     king_danger_peak,
@@ -168,7 +168,6 @@ def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int
 # ``SEE_VALUE`` units: a pawn, so that trading a bishop for a knight (10) or the exchange for
 # a bishop and a pawn (70) does not count.
 HANG_MARGIN = 100
-_SEE_ORDER = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 
 
@@ -222,7 +221,7 @@ def _hangs(b: chess.Board, us: chess.Color, frm: int, to: int, piece: int, occup
     if not takers:
         return False
     value = SEE_VALUE[piece]
-    if value - SEE_VALUE[_cheapest(b, takers)] >= HANG_MARGIN:
+    if value - SEE_VALUE[cheapest(b, takers)] >= HANG_MARGIN:
         return True  # whatever recaptures, the taker gains at least the difference
     for square in chess.scan_reversed(takers):
         taker = b.piece_type_at(square)
@@ -232,15 +231,6 @@ def _hangs(b: chess.Board, us: chess.Color, frm: int, to: int, piece: int, occup
                     ) >= HANG_MARGIN:
             return True
     return False
-
-
-def _cheapest(b: chess.Board, attackers: int) -> int:
-    """The least valuable piece type among ``attackers`` (a nonempty bitboard)."""
-    for piece_type, pieces in zip(_SEE_ORDER, (b.pawns, b.knights, b.bishops, b.rooks,
-                                               b.queens, b.kings), strict=True):
-        if attackers & pieces:
-            return piece_type
-    raise AssertionError("attackers are pieces")  # pragma: no cover
 
 
 def _castle_key(rights: int) -> int:

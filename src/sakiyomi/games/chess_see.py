@@ -23,6 +23,23 @@ def _piece_bitboards(board: chess.Board) -> tuple[int, ...]:
     return (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
 
 
+def _least_valuable(pieces: tuple[int, ...], attackers: int) -> int:
+    """The least valuable piece type among ``attackers`` (a nonempty bitboard), given the
+    board's bitboards by piece type (``_piece_bitboards``).
+    """
+    for piece_type in _ORDER:
+        if attackers & pieces[piece_type]:
+            return piece_type
+    raise AssertionError("attackers are pieces")  # pragma: no cover
+
+
+def cheapest(board: chess.Board, attackers: int) -> int:
+    """The least valuable piece type among ``attackers`` (a nonempty bitboard of ``board``'s
+    pieces): the first taker of an exchange.
+    """
+    return _least_valuable(_piece_bitboards(board), attackers)
+
+
 def see(board: chess.Board, move: chess.Move) -> int:
     """Material the side to move gains by ``move`` (a capture) in the exchange on its target
     square, in ``SEE_VALUE`` units; negative when the capture loses material.
@@ -53,12 +70,8 @@ def exchange(board: chess.Board, to: int, victim: int, capturer: int, side: ches
         attackers = board.attackers_mask(side, to, occupied) & occupied
         if not attackers:
             break
-        for piece_type in _ORDER:
-            found = attackers & pieces[piece_type]
-            if found:
-                break
-        else:  # pragma: no cover - attackers are pieces
-            break
+        piece_type = _least_valuable(pieces, attackers)
+        found = attackers & pieces[piece_type]
         gains.append(on_square - gains[-1])
         if max(-gains[-2], gains[-1]) < 0:
             break  # neither side would go on: the rest cannot change the result
