@@ -18,7 +18,8 @@
    at equal time (``--self-byoyomi MS``), or another USI program (``--usi-opponent PATH``,
    e.g. a script that runs an older sakiyomi: what a speed-up is worth at a time limit).
    Ours plays with ``--byoyomi MS`` or, load-independent, ``--our-nodes N`` (in a
-   ``--self-nodes N`` match naming neither, at N nodes like the other side).  The games start
+   ``--self-nodes N`` or ``--self-byoyomi MS`` match naming neither, at the other side's
+   limit).  The games start
    from ``OPENINGS`` in turn, each line once with either colour.
 
 Run: ``python bench/shogi.py [--skip-mates] [--skip-speed] [--games N] [--fsf-nodes N ...]
@@ -414,7 +415,8 @@ def main() -> None:
                              "one match run side by side")
     parser.add_argument("--max-plies", type=int, default=320)
     parser.add_argument("--byoyomi", type=int, default=None,
-                        help=f"ours, ms per move (default {DEFAULT_BYOYOMI})")
+                        help=f"ours, ms per move (default {DEFAULT_BYOYOMI}; with "
+                             "--self-byoyomi MS and no --our-nodes: MS)")
     parser.add_argument("--our-nodes", type=int, default=None,
                         help="ours node-limited instead of byoyomi (load-independent; with "
                              "--self-nodes N and neither flag: N)")
@@ -431,8 +433,9 @@ def main() -> None:
                         help="a match against our own engine at N nodes (A/B of options: "
                              "--option for us, --their-option for it)")
     parser.add_argument("--self-byoyomi", type=int, default=None,
-                        help="a match against our own engine at byoyomi MS a move (equal time "
-                             "with --byoyomi MS: what a speed-up is worth; load-dependent)")
+                        help="a match against our own engine at byoyomi MS a move, ours at "
+                             "MS too unless named (equal time: what a speed-up is worth; "
+                             "load-dependent)")
     parser.add_argument("--usi-opponent", default=None,
                         help="with --self-nodes or --self-byoyomi: another USI engine (e.g. a "
                              "wrapper running an older sakiyomi) instead of our own")
@@ -444,10 +447,13 @@ def main() -> None:
                         help="stop a match once Wald's test (bench/match_stats.py, α = β = "
                              "0.05, on opening pairs) accepts ELO0 or ELO1 for our side")
     args = parser.parse_args()
-    if args.self_nodes is not None and args.our_nodes is None and args.byoyomi is None:
-        # An A/B at N nodes is played at N nodes by both sides unless a limit for ours is
-        # named (session 26 lost a match to ours silently playing the default byoyomi).
-        args.our_nodes = args.self_nodes
+    if args.our_nodes is None and args.byoyomi is None:
+        # A self match's limit is both sides' unless ours is named (session 26 lost a match
+        # to ours silently playing the default byoyomi against the other side's nodes).
+        if args.self_nodes is not None:
+            args.our_nodes = args.self_nodes
+        elif args.self_byoyomi is not None:
+            args.byoyomi = args.self_byoyomi
     if args.byoyomi is None:
         args.byoyomi = DEFAULT_BYOYOMI
     if args.sprt and not args.sprt[1] > args.sprt[0]:

@@ -59,4 +59,10 @@ def test_a_self_match_at_n_nodes_gives_both_sides_n_nodes(
     assert our_limit(monkeypatch, "--self-nodes", "10000") == (10_000, 1000)
     assert our_limit(monkeypatch, "--self-nodes", "10000", "--our-nodes", "2000") == (2000, 1000)
     assert our_limit(monkeypatch, "--self-nodes", "10000", "--byoyomi", "500") == (None, 500)
-    assert our_limit(monkeypatch, "--self-byoyomi", "500") == (None, 1000)
+
+
+def test_a_self_match_at_a_byoyomi_gives_both_sides_that_byoyomi(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert our_limit(monkeypatch, "--self-byoyomi", "500") == (None, 500)
+    assert our_limit(monkeypatch, "--self-byoyomi", "500", "--byoyomi", "700") == (None, 700)
+    assert our_limit(monkeypatch, "--self-byoyomi", "500", "--our-nodes", "3000") == (3000, 1000)
