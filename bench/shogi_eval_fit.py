@@ -59,6 +59,7 @@ from bench.shogi import setup, start_opponent
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi import ShogiGame
+from sakiyomi.games.shogi_threats import ThreatMaps
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "bench" / "results" / "shogi"
@@ -186,7 +187,7 @@ TYPES = 14  # cshogi piece types 1..14 (8: the king)
 WINDOW = 4  # king-relative offsets fitted one by one within this many files and ranks
 CELLS = (2 * WINDOW + 1) ** 2 + 1  # ... and one shared correction for all farther ones
 HAND_STEPS = 5  # hand corrections for the 1st .. 4th piece of a kind, one for the 5th on
-EXTRAS = ("king danger", "slider mobility", "mate threat", "tempo")
+EXTRAS = ("king danger", "slider mobility", "mate threat", "tempo", *ev.THREAT_TERMS)
 BASE_AT = 0
 MATERIAL_AT = BASE_AT + TYPES * 81
 DEFEND_AT = MATERIAL_AT + TYPES
@@ -214,6 +215,7 @@ def window_cell(index: int) -> int | None:
 
 
 WINDOW_CELL = [window_cell(index) for index in range(ev.NO_KING + 1)]
+THREAT_MAPS = ThreatMaps(ev.FULL.material)  # the threat terms' attack maps (one scratch)
 
 
 def features(game: ShogiGame) -> tuple[dict[int, float], int]:
@@ -263,8 +265,10 @@ def features(game: ShogiGame) -> tuple[dict[int, float], int]:
         - ev.king_danger(tables, board, cs.BLACK, white_hand)
     to_move = 1.0 if board.turn == cs.BLACK else -1.0
     threat = game.mate_threat_penalty(board)
+    threats = ev.threat_features(THREAT_MAPS, board, board.pieces, tables.hand_threat)
     extras = (danger, float(ev.slider_mobility(board.pieces)),
-              -to_move * (1.0 if threat else 0.0), to_move)
+              -to_move * (1.0 if threat else 0.0), to_move,
+              *(to_move * value for value in threats))
     for number, value in enumerate(extras):
         if value:
             add(EXTRA_AT + number, value)
@@ -477,7 +481,9 @@ def fitted_tables(delta: np.ndarray) -> ev.Tables:
                    safety_percent=round(100 * (1 + delta[EXTRA_AT])),
                    mobility=round(full.mobility + delta[EXTRA_AT + 1]),
                    mate_threat=round(full.mate_threat + delta[EXTRA_AT + 2]),
-                   tempo=round(delta[EXTRA_AT + 3]))
+                   tempo=round(delta[EXTRA_AT + 3]),
+                   threats=tuple(round(100 * delta[EXTRA_AT + 4 + number])
+                                 for number in range(len(ev.THREAT_TERMS))))
 
 
 def _rows(table: tuple[tuple[int, ...], ...], width: int) -> str:
@@ -515,7 +521,8 @@ ridge strength {strength:.0f}.  Layout as in ``shogi_eval.Tables``: ``BASE[type]
 the owner-relative square, ``DEFEND`` / ``ATTACK[type][offset]`` by ``shogi_eval.offset_index``
 from the piece's own / the enemy king (17 per line: one rank of offsets), ``HAND[kind][n]``
 the value of n pieces of a kind in hand; the king-danger term in percent of the full
-evaluation's, the slider mobility weight, the mate-threat penalty and the side to move's bonus.
+evaluation's, the slider mobility weight, the mate-threat penalty, the side to move's bonus and
+the weights of ``shogi_eval.THREAT_TERMS`` (hundredths of a centipawn per unit).
 """
 
 from __future__ import annotations
@@ -528,6 +535,7 @@ from __future__ import annotations
                          ("MOBILITY", tables.mobility), ("MATE_THREAT", tables.mate_threat),
                          ("TEMPO", tables.tempo)):
         body.append(f"{name} = {number}\n")
+    body.append(f"THREATS: tuple[int, ...] = {tables.threats!r}\n")
     FITTED.write_text("\n".join(body))
     print(f"wrote {FITTED}")
 

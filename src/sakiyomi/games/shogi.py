@@ -33,6 +33,7 @@ from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
 from sakiyomi.games.shogi_notation import read_move
+from sakiyomi.games.shogi_threats import ThreatMaps
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
 
@@ -85,6 +86,7 @@ class ShogiGame:
         self._safety = self.tables.safety
         self._mobility = self.tables.mobility
         self._zone = self.tables.zone
+        self._threats = ThreatMaps(self.tables.material) if self.tables.threats else None
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -191,6 +193,8 @@ class ShogiGame:
                                white_hand)
         if board.turn == cs.WHITE:
             score = -score
+        if self._threats is not None:
+            score += ev.threat_score(tables, self._threats, board, pieces)
         return score + tables.tempo - self.mate_threat_penalty(board)
 
     def mate_threat_penalty(self, board: cs.CBoard) -> int:
