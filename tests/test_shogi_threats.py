@@ -8,7 +8,7 @@ from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi import ShogiGame
 from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
-from sakiyomi.games.shogi_threats import KING_VALUE, TERMS, ThreatMaps
+from sakiyomi.games.shogi_threats import KING_VALUE, MAX_CHECKS, TERMS, ThreatMaps
 from tests.shogi_data import random_positions
 from tests.test_shogi_king_zone import flipped
 
@@ -98,6 +98,20 @@ def test_features_are_the_side_to_moves_and_survive_rotation() -> None:
                                     ev.FULL.hand_threat)
         assert mine == theirs, sfen
         checks = len(game.checking_moves())
-        assert mine[-2:] == [min(checks, ev.MAX_CHECKS), 1 if checks else 0]
+        assert mine[-2:] == [min(checks, MAX_CHECKS), 1 if checks else 0]
         checked += 1
     assert checked > 40
+
+
+def test_the_compiled_score_is_the_weighted_features() -> None:
+    tables = ev.FITTED
+    assert tables.threats  # the default evaluation has the terms
+    maps = ThreatMaps(tables.material, tables.threats)
+    scores = set()
+    for game in random_positions(80, seed=29):
+        board, pieces = game.board, game.board.pieces
+        features = ev.threat_features(maps, board, pieces, tables.hand_threat)
+        expected = sum(w * f for w, f in zip(tables.threats, features, strict=True)) // 100
+        assert ev.threat_score(tables, maps, board, pieces) == expected
+        scores.add(expected)
+    assert len(scores) > 40

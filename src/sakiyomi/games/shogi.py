@@ -86,7 +86,8 @@ class ShogiGame:
         self._safety = self.tables.safety
         self._mobility = self.tables.mobility
         self._zone = self.tables.zone
-        self._threats = ThreatMaps(self.tables.material) if self.tables.threats else None
+        self._threats = ThreatMaps(self.tables.material, self.tables.threats) \
+            if self.tables.threats else None
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta

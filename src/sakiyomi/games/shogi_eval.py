@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games import shogi_fitted as fitted
 from sakiyomi.games.shogi_attacks import RAYS, attacked
-from sakiyomi.games.shogi_threats import ThreatMaps
+from sakiyomi.games.shogi_threats import FEATURES, MAX_CHECKS, ThreatMaps
 
 # Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
 HAND_TYPES = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
@@ -457,56 +457,40 @@ def king_zone(tables: Tables, pieces: list[int], king: int, color: int,
     return min(hit * tables.zone * weight // 4, ZONE_CAP)
 
 
-# The evaluation-time terms of ``threat_features``, all from the side to move's view (session
-# 27): what the side to move stands to lose (its largest and second-largest loss to the
-# enemy's cheapest attacker, ``shogi_threats``), the enemy's largest loss, how many pieces each
-# side has threatened; the squares next to the enemy king it attacks less those next to its own
-# king the enemy attacks, the same each weighted by the attacker's pieces in hand (their
-# ``hand_threat`` sum: what can be dropped there); and the checks it can give (at most 8), and
-# whether it has one.
-THREAT_TERMS = ("own largest loss", "own second loss", "enemy's largest loss",
-                "own threatened pieces", "enemy's threatened pieces", "zone hits",
-                "zone hits by hand", "checks", "any check")
-MAX_CHECKS = 8
+# The evaluation-time terms of ``threat_features`` (session 27), all from the side to move's
+# view: ``shogi_threats.FEATURES``.
+THREAT_TERMS = FEATURES
 
 
-def _drop_weight(hand_threat: tuple[int, ...], hand: list[int]) -> int:
-    """The sum of ``hand_threat`` over the kinds present in ``hand``."""
-    weight = 0
-    for threat, count in zip(hand_threat, hand, strict=False):
-        if count:
-            weight += threat
-    return weight
-
-
-def threat_features(maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
-                    hand_threat: tuple[int, ...]) -> list[int]:
-    """``THREAT_TERMS`` of the position (``pieces``: its board list), the side to move's view."""
-    terms = maps.terms(pieces, board.king_square(cs.BLACK), board.king_square(cs.WHITE))
-    black_hand, white_hand = board.pieces_in_hand
-    # Black's view of the king zones: white's king pressed is good for black.
-    zone = terms[7] - terms[6]
-    zone_by_hand = terms[7] * _drop_weight(hand_threat, black_hand) \
-        - terms[6] * _drop_weight(hand_threat, white_hand)
-    own = 0 if board.turn == cs.BLACK else 3
-    if own:
-        zone, zone_by_hand = -zone, -zone_by_hand
+def _threat_inputs(board: cs.CBoard, hand_threat: tuple[int, ...]
+                   ) -> tuple[int, int, int, int, int, int]:
+    """The kernel's inputs besides the board list: the kings' squares, the side to move, each
+    side's drop weight (the sum of ``hand_threat`` over the kinds it holds) and the side to
+    move's checking moves (at most ``MAX_CHECKS``).
+    """
+    drops = [0, 0]
+    for color, hand in enumerate(board.pieces_in_hand):
+        for threat, count in zip(hand_threat, hand, strict=False):
+            if count:
+                drops[color] += threat
     checks = 0
     for _ in board.check_moves:
         checks += 1
         if checks == MAX_CHECKS:
             break
-    return [terms[own], terms[own + 1], terms[3 - own], terms[own + 2], terms[5 - own],
-            zone, zone_by_hand, checks, 1 if checks else 0]
+    return (board.king_square(cs.BLACK), board.king_square(cs.WHITE), board.turn,
+            drops[0], drops[1], checks)
+
+
+def threat_features(maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
+                    hand_threat: tuple[int, ...]) -> list[int]:
+    """``THREAT_TERMS`` of the position (``pieces``: its board list), the side to move's view."""
+    return maps.features(pieces, *_threat_inputs(board, hand_threat))
 
 
 def threat_score(tables: Tables, maps: ThreatMaps, board: cs.CBoard, pieces: list[int]) -> int:
-    """The threat terms' part of the evaluation, the side to move's view (``tables.threats``
-    weights ``threat_features``).
+    """The threat terms' part of the evaluation, the side to move's view: ``tables.threats``
+    (hundredths of a centipawn per unit, the weights ``maps`` was made with) times
+    ``threat_features``.
     """
-    total = 0
-    for weight, value in zip(tables.threats,
-                             threat_features(maps, board, pieces, tables.hand_threat),
-                             strict=True):
-        total += weight * value
-    return total // 100
+    return maps.score(pieces, *_threat_inputs(board, tables.hand_threat))

@@ -30,11 +30,19 @@ from sakiyomi.compiled.bits import njit
 from sakiyomi.games import shogi_facade as cs
 
 KING_VALUE = 1 << 20  # a king takes only what nothing defends
-# The terms ``threat_terms`` writes, in order (``OUT``: how many).
+# The colour-by-colour terms of the attack maps, in order.
 TERMS = ("black's largest loss", "black's second loss", "black's threatened pieces",
          "white's largest loss", "white's second loss", "white's threatened pieces",
          "black king's zone hits", "white king's zone hits")
-OUT = len(TERMS)
+# The evaluation's features made of them, all from the side to move's view: its largest and
+# second-largest loss, the enemy's largest loss, both sides' threatened pieces; the squares
+# next to the enemy king it attacks less those next to its own king the enemy attacks, the
+# same each weighted by the attacker's drop weight (what can be dropped there); the checks it
+# can give (at most ``MAX_CHECKS``) and whether it has one.
+FEATURES = ("own largest loss", "own second loss", "enemy's largest loss",
+            "own threatened pieces", "enemy's threatened pieces", "zone hits",
+            "zone hits by hand", "checks", "any check")
+MAX_CHECKS = 8
 
 _GOLDLIKE = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1))
 _DIAGONAL = ((-1, -1), (1, -1), (-1, 1), (1, 1))
@@ -103,29 +111,41 @@ def attacker_values(material: tuple[int, ...]) -> Any:
     return values
 
 
+# The scratch array's layout (one int64 array a ``ThreatMaps``: numba checks each argument's
+# type at every call, so the kernels take few): the attacker values by piece type, the feature
+# weights, both colours' cheapest attackers by square, ``TERMS`` and ``FEATURES``.
+VALUES_AT = 0
+WEIGHTS_AT = VALUES_AT + 16
+CHEAPEST_AT = WEIGHTS_AT + len(FEATURES)
+TERMS_AT = CHEAPEST_AT + 2 * 81
+FEATURES_AT = TERMS_AT + len(TERMS)
+SCRATCH = FEATURES_AT + len(FEATURES)
+
+
 @njit
-def _cheapest_attackers(pieces: Any, values: Any, steps: Any, rays: Any, sliders: Any,
-                        cheapest: Any) -> None:
-    """Fill ``cheapest[colour, square]`` with the value of that colour's cheapest piece
-    attacking the square (0: none).
+def _cheapest_attackers(pieces: Any, scratch: Any) -> None:
+    """Fill the scratch's cheapest attackers (``CHEAPEST_AT + colour * 81 + square``) with the
+    value of that colour's cheapest piece attacking the square (0: none).  The tables are
+    module constants, which numba compiles in.
     """
-    for color in range(2):
-        for square in range(81):
-            cheapest[color, square] = 0
+    steps, rays, sliders = STEP_TARGETS, RAY_SQUARES, SLIDER_DIRECTIONS
+    for at in range(CHEAPEST_AT, CHEAPEST_AT + 2 * 81):
+        scratch[at] = 0
     for square in range(81):
         piece = pieces[square]
         if piece == 0:
             continue
         piece_type = piece & 15
         color = piece >> 4
-        worth = values[piece_type]
+        worth = scratch[VALUES_AT + piece_type]
+        base = CHEAPEST_AT + color * 81
         for k in range(8):
             target = steps[color, piece_type, square, k]
             if target < 0:
                 break
-            held = cheapest[color, target]
+            held = scratch[base + target]
             if held == 0 or worth < held:
-                cheapest[color, target] = worth
+                scratch[base + target] = worth
         mask = sliders[color, piece_type]
         if mask == 0:
             continue
@@ -136,29 +156,30 @@ def _cheapest_attackers(pieces: Any, values: Any, steps: Any, rays: Any, sliders
                 target = rays[square, direction, k]
                 if target < 0:
                     break
-                held = cheapest[color, target]
+                held = scratch[base + target]
                 if held == 0 or worth < held:
-                    cheapest[color, target] = worth
+                    scratch[base + target] = worth
                 if pieces[target] != 0:
                     break
 
 
 @njit
-def _threat_terms(pieces: Any, black_king: int, white_king: int, values: Any, steps: Any,
-                  rays: Any, sliders: Any, neighbours: Any, cheapest: Any, out: Any) -> None:
-    """Write ``TERMS`` into ``out`` (see the module's definitions)."""
-    _cheapest_attackers(pieces, values, steps, rays, sliders, cheapest)
+def _threat_terms(pieces: Any, black_king: int, white_king: int, scratch: Any) -> None:
+    """Write ``TERMS`` into the scratch at ``TERMS_AT`` (see the module's definitions)."""
+    _cheapest_attackers(pieces, scratch)
     for color in range(2):
+        own = CHEAPEST_AT + color * 81
+        enemy = CHEAPEST_AT + (1 - color) * 81
         first = second = count = 0
         for square in range(81):
             piece = pieces[square]
             if piece == 0 or piece >> 4 != color or piece & 15 == 8:
                 continue
-            taker = cheapest[1 - color, square]
+            taker = scratch[enemy + square]
             if taker == 0:
                 continue
-            worth = values[piece & 15]
-            if cheapest[color, square] == 0:
+            worth = scratch[VALUES_AT + (piece & 15)]
+            if scratch[own + square] == 0:
                 loss = worth
             elif taker < worth:
                 loss = worth - taker
@@ -170,37 +191,80 @@ def _threat_terms(pieces: Any, black_king: int, white_king: int, values: Any, st
                 first = loss
             elif loss > second:
                 second = loss
-        out[3 * color] = first
-        out[3 * color + 1] = second
-        out[3 * color + 2] = count
+        scratch[TERMS_AT + 3 * color] = first
+        scratch[TERMS_AT + 3 * color + 1] = second
+        scratch[TERMS_AT + 3 * color + 2] = count
+    neighbours = NEIGHBOUR_SQUARES
     for color in range(2):
         king = black_king if color == 0 else white_king
+        enemy = CHEAPEST_AT + (1 - color) * 81
         hits = 0
         if king < 81:
             for k in range(8):
                 square = neighbours[king, k]
                 if square < 0:
                     break
-                if cheapest[1 - color, square] != 0:
+                if scratch[enemy + square] != 0:
                     hits += 1
-        out[6 + color] = hits
+        scratch[TERMS_AT + 6 + color] = hits
+
+
+@njit
+def _features(pieces: Any, black_king: int, white_king: int, turn: int, black_drops: int,
+              white_drops: int, checks: int, scratch: Any) -> int:
+    """Write ``TERMS`` and ``FEATURES`` into the scratch (``black_drops`` / ``white_drops``:
+    each side's drop weight, ``checks``: the side to move's checking moves, already capped)
+    and return ``Σ weights × FEATURES // 100`` (weights in hundredths of a centipawn a unit).
+    """
+    _threat_terms(pieces, black_king, white_king, scratch)
+    own = TERMS_AT + (0 if turn == 0 else 3)
+    enemy = TERMS_AT + (3 if turn == 0 else 0)
+    zone = scratch[TERMS_AT + 7] - scratch[TERMS_AT + 6]
+    by_hand = scratch[TERMS_AT + 7] * black_drops - scratch[TERMS_AT + 6] * white_drops
+    if turn != 0:
+        zone, by_hand = -zone, -by_hand
+    out = FEATURES_AT
+    scratch[out] = scratch[own]
+    scratch[out + 1] = scratch[own + 1]
+    scratch[out + 2] = scratch[enemy]
+    scratch[out + 3] = scratch[own + 2]
+    scratch[out + 4] = scratch[enemy + 2]
+    scratch[out + 5] = zone
+    scratch[out + 6] = by_hand
+    scratch[out + 7] = checks
+    scratch[out + 8] = 1 if checks else 0
+    total = 0
+    for number in range(len(FEATURES)):
+        total += scratch[WEIGHTS_AT + number] * scratch[out + number]
+    return total // 100
 
 
 class ThreatMaps:
-    """The kernel's tables and scratch memory for one value table (one per ``ShogiGame``:
-    the kernel never allocates, and the arrays are reused call after call).
+    """The kernels' scratch for one value table and one set of feature weights (one per
+    ``ShogiGame``: the kernels never allocate, and the array is reused call after call).
     """
 
-    def __init__(self, material: tuple[int, ...]) -> None:
-        self.values = attacker_values(material)
-        self.cheapest = np.zeros((2, 81), dtype=np.int64)
-        self.out = np.zeros(OUT, dtype=np.int64)
+    def __init__(self, material: tuple[int, ...], weights: tuple[int, ...] = ()) -> None:
+        self.scratch = np.zeros(SCRATCH, dtype=np.int64)
+        self.scratch[VALUES_AT:VALUES_AT + 16] = attacker_values(material)
+        self.scratch[WEIGHTS_AT:WEIGHTS_AT + len(weights)] = weights
 
     def terms(self, pieces: list[int], black_king: int, white_king: int) -> list[int]:
         """``TERMS`` for the board list ``pieces`` with the kings on the given squares (81:
         none).
         """
         _threat_terms(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king, white_king,
-                      self.values, STEP_TARGETS, RAY_SQUARES, SLIDER_DIRECTIONS,
-                      NEIGHBOUR_SQUARES, self.cheapest, self.out)
-        return list(self.out.tolist())
+                      self.scratch)
+        return list(self.scratch[TERMS_AT:TERMS_AT + len(TERMS)].tolist())
+
+    def features(self, pieces: list[int], black_king: int, white_king: int, turn: int,
+                 black_drops: int, white_drops: int, checks: int) -> list[int]:
+        """``FEATURES`` of the position (``checks`` already capped at ``MAX_CHECKS``)."""
+        self.score(pieces, black_king, white_king, turn, black_drops, white_drops, checks)
+        return list(self.scratch[FEATURES_AT:SCRATCH].tolist())
+
+    def score(self, pieces: list[int], black_king: int, white_king: int, turn: int,
+              black_drops: int, white_drops: int, checks: int) -> int:
+        """The weighted ``FEATURES``, the side to move's view, in centipawns."""
+        return int(_features(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king,
+                             white_king, turn, black_drops, white_drops, checks, self.scratch))
