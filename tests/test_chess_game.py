@@ -397,6 +397,33 @@ def test_quiescence_hints_kept_with_the_moves_equal_fresh_ones() -> None:
         assert game.move_hints(noisy) == game.move_hints(list(noisy))
 
 
+def test_noisy_moves_equal_python_chess_captures_filtered_move_for_move() -> None:
+    # noisy_moves generates its captures itself out of check: the same moves in the same order
+    # as python-chess's legal captures (no under-promotions, none that loses material by the
+    # hints' test), then the queen promotions by a push; its kept hints are move_hints'.
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    seen = {"check": 0, "pin": 0, "en passant": 0, "promotion": 0, "losing": 0}
+    for board in cases + _sampled_boards(1500, seed=27):
+        game = ChessGame(board)
+        captures = [m for m in board.generate_legal_captures()
+                    if m.promotion in (None, chess.QUEEN)]
+        kept = [m for m, hint in zip(captures, game.move_hints(captures), strict=True)
+                if hint >= 0]
+        pushes = [m for m in board.generate_legal_moves(board.pawns, ~board.occupied)
+                  if m.promotion == chess.QUEEN]
+        noisy = game.noisy_moves()
+        assert list(noisy) == kept + pushes, board.fen()
+        assert list(game.move_hints(noisy)) == list(game.move_hints(list(noisy))), board.fen()
+        pinned = [m for m in board.generate_pseudo_legal_captures()
+                  if not board.is_legal(m) and m.from_square != board.king(board.turn)]
+        seen["check"] += board.is_check()
+        seen["pin"] += bool(pinned) and not board.is_check()
+        seen["en passant"] += any(board.is_en_passant(m) for m in kept)
+        seen["promotion"] += any(m.promotion for m in kept)
+        seen["losing"] += len(kept) < len(captures)
+    assert all(seen.values()), seen  # every case the generator handles occurred
+
+
 def test_null_move_round_trip() -> None:
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     game = from_position("chess", fen)

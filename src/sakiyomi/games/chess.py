@@ -55,6 +55,11 @@ _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _RAY = chess.ray
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+_KNIGHT_ATTACKS, _KING_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
+_DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+_FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+_BB_PROMOTION_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
@@ -153,6 +158,20 @@ def _slider_attacks(square: int, occupied: int) -> tuple[int, int]:
     return (chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied],
             chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
             | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+
+
+def _victim_value(b: chess.Board, target: int) -> int:
+    """The ``_ORDER_VALUE`` of the piece on the square ``target`` (a bitboard of one of the
+    board's pieces): ``_ORDER_VALUE[b.piece_type_at(square)]`` from the bitboards, without
+    the square number.
+    """
+    if target & b.pawns:
+        return 1
+    if target & (b.knights | b.bishops):
+        return 3
+    if target & b.rooks:
+        return 5
+    return 9 if target & b.queens else 20
 
 
 def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
@@ -551,13 +570,29 @@ class ChessGame:
         position changes, so ordering them costs no second exchange evaluation.
         """
         b = self.board
-        them = not b.turn
-        occ_them = b.occupied_co[them]
+        if self.in_check():
+            moves, hints = self._evasion_captures()
+        else:
+            moves, hints = self._captures()
+        rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
+        pushers = b.pawns & b.occupied_co[b.turn] & rank
+        if pushers:
+            for move in b.generate_legal_moves(pushers, ~b.occupied):
+                if move.promotion == _QUEEN:
+                    moves.append(move)
+                    hints.append(190)
+        self._noisy_hints = (moves, hints)
+        return moves
+
+    def _evasion_captures(self) -> tuple[list[chess.Move], list[int]]:
+        """``noisy_moves``' captures and their hints in check: python-chess's legal captures
+        (rare enough that its own legality test is cheap), those that lose material left out.
+        """
+        b = self.board
+        occ_them = b.occupied_co[not b.turn]
         moves: list[chess.Move] = []
         hints: list[int] = []
-        captures = (b.generate_legal_captures() if self.in_check()
-                    else self._legal(b.generate_pseudo_legal_captures()))
-        for move in captures:
+        for move in b.generate_legal_captures():
             promotion = move.promotion
             if promotion is not None and promotion != _QUEEN:
                 continue
@@ -572,15 +607,94 @@ class ChessGame:
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
             hints.append(100 + 10 * victim - attacker + (90 if promotion else 0))
-        rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
-        pushers = b.pawns & b.occupied_co[b.turn] & rank
-        if pushers:
-            for move in b.generate_legal_moves(pushers, ~b.occupied):
-                if move.promotion == _QUEEN:
+        return moves, hints
+
+    def _captures(self) -> tuple[list[chess.Move], list[int]]:
+        """``noisy_moves``' captures and their hints out of check, generated here in
+        python-chess's order (``generate_pseudo_legal_captures``: pieces by from-square then
+        to-square, both descending, then pawns, then en passant) with the legality test of
+        ``_legal`` and the hints of ``_evasion_captures`` done on the way: one pass with table
+        look-ups, where python-chess's generator calls ``attacks_mask`` for every piece and
+        yields every move, and then each capture was asked its pieces again.  Under-promotions
+        are not generated (quiescence skips them); a pawn never loses material by capturing,
+        so only the pieces' captures may need an exchange evaluation.
+        """
+        b = self.board
+        turn = b.turn
+        ours = b.occupied_co[turn]
+        theirs = b.occupied_co[not turn]
+        occupied = b.occupied
+        pawns, knights, bishops, rooks, queens = b.pawns, b.knights, b.bishops, b.rooks, b.queens
+        king = (b.kings & ours).bit_length() - 1
+        king_bb = _BB[king]
+        diagonal, straight = bishops | queens, rooks | queens
+        blockers = -1  # pieces that may be pinned to our king, found at the first capture
+        moves: list[chess.Move] = []
+        hints: list[int] = []
+        for frm in chess.scan_reversed(ours & ~pawns):
+            source = _BB[frm]
+            if source & knights:
+                targets = _KNIGHT_ATTACKS[frm] & theirs
+                attacker = 3
+            elif source & king_bb:
+                targets = _KING_ATTACKS[frm] & theirs
+                attacker = 20
+            else:
+                targets = 0
+                if source & diagonal:
+                    targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
+                if source & straight:
+                    targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
+                                | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
+                targets &= theirs
+                attacker = 9 if source & queens else 5 if source & rooks else 3
+            if not targets:
+                continue
+            for to in chess.scan_reversed(targets):
+                if frm == king:
+                    if b.is_attacked_by(not turn, to):
+                        continue
+                else:
+                    if blockers < 0:
+                        blockers = b._slider_blockers(king)
+                    if blockers & source and not _RAY(frm, to) & king_bb:
+                        continue
+                move = chess.Move(frm, to)
+                victim = _victim_value(b, _BB[to])
+                if _loses_material(b, move, victim, attacker):
+                    continue
+                moves.append(move)
+                hints.append(100 + 10 * victim - attacker)
+        promoting = _BB_PROMOTION_RANKS
+        for frm in chess.scan_reversed(pawns & ours):
+            targets = _PAWN_ATTACKS[turn][frm] & theirs
+            if not targets:
+                continue
+            source = _BB[frm]
+            if blockers < 0:
+                blockers = b._slider_blockers(king)
+            for to in chess.scan_reversed(targets):
+                if blockers & source and not _RAY(frm, to) & king_bb:
+                    continue
+                target = _BB[to]
+                if target & promoting:
+                    moves.append(chess.Move(frm, to, _QUEEN))
+                    hints.append(189 + 10 * _victim_value(b, target))
+                else:
+                    moves.append(chess.Move(frm, to))
+                    hints.append(99 + 10 * _victim_value(b, target))
+        ep = b.ep_square
+        if ep and not _BB[ep] & occupied:
+            capturers = (pawns & ours & _PAWN_ATTACKS[not turn][ep]
+                         & chess.BB_RANKS[4 if turn else 3])
+            for frm in chess.scan_reversed(capturers):
+                if blockers < 0:
+                    blockers = b._slider_blockers(king)
+                move = chess.Move(frm, ep)
+                if b._is_safe(king, blockers, move):
                     moves.append(move)
-                    hints.append(190)
-        self._noisy_hints = (moves, hints)
-        return moves
+                    hints.append(109)
+        return moves, hints
 
     def move_id(self, move: chess.Move) -> int:
         """From-square, to-square and promotion piece as one int (``MoveIds``): python-chess's
