@@ -60,6 +60,7 @@ _DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
 _RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
 _FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
 _BB_PROMOTION_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-chess's order
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
@@ -333,41 +334,94 @@ class ChessGame:
         return moves
 
     def _generate(self) -> list[chess.Move]:
-        """The legal moves in python-chess's order (its ``generate_legal_moves``), with the
-        legality test done here: out of check, a pseudo-legal move is legal unless it is a
-        king step onto an attacked square, a pinned piece leaving its pin line, or an en
-        passant capture (tested by python-chess).  Most moves pass on two bit tests, where
-        python-chess's per-move test costs about as much as generating the move.
+        """The legal moves in python-chess's order (its ``generate_legal_moves``).  In check,
+        python-chess's; otherwise generated here in the order of its
+        ``generate_pseudo_legal_moves`` (pieces by from-square then to-square, both
+        descending; castling; pawn captures, single and double pushes; en passant) with the
+        legality test on the way: a king step must land on an unattacked square, a piece that
+        may be pinned keeps to its line through the king, en passant is tested by
+        python-chess.  One pass with table look-ups, where python-chess's generator calls
+        ``attacks_mask`` for every piece and yields every move to a second loop that tests it.
         """
         b = self.board
         if self.in_check():
             return list(b.generate_legal_moves())
-        return self._legal(b.generate_pseudo_legal_moves())
-
-    def _legal(self, pseudo_legal: Iterable[chess.Move]) -> list[chess.Move]:
-        """The legal ones of ``pseudo_legal`` (in order), the side to move not in check."""
-        b = self.board
         turn = b.turn
-        king = b.king(turn)
-        assert king is not None, "standard chess has a king a side"
-        blockers = b._slider_blockers(king)
-        king_bb = _BB[king]
-        ep = b.ep_square
-        pawns = b.pawns
+        them = not turn
+        ours = b.occupied_co[turn]
+        occupied = b.occupied
+        free = ~ours
+        pawns, knights = b.pawns, b.knights
+        diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
+        king = (b.kings & ours).bit_length() - 1
+        lines = _LINES[king]
+        blockers = b._slider_blockers(king)  # the pieces that may be pinned to our king
         moves: list[chess.Move] = []
         append = moves.append
-        for move in pseudo_legal:
-            frm = move.from_square
-            if frm == king:
-                to = move.to_square
-                # castling moves come with their path tested; a king step must land safely
-                if abs(to - frm) == 2 or not b.is_attacked_by(not turn, to):
-                    append(move)
-            elif move.to_square == ep and pawns & _BB[frm]:
+        move_of = chess.Move
+        for frm in chess.scan_reversed(ours & ~pawns):
+            source = _BB[frm]
+            if source & knights:
+                targets = _KNIGHT_ATTACKS[frm] & free
+            elif frm == king:
+                for to in chess.scan_reversed(_KING_ATTACKS[frm] & free):
+                    if not b.is_attacked_by(them, to):
+                        append(move_of(frm, to))
+                continue
+            else:
+                targets = 0
+                if source & diagonal:
+                    targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
+                if source & straight:
+                    targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
+                                | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
+                targets &= free
+            if blockers & source:
+                targets &= lines[frm]  # pinned, or may be: along its line through the king
+            for to in chess.scan_reversed(targets):
+                append(move_of(frm, to))
+        moves.extend(b.generate_castling_moves())  # its path is tested there
+        ours_pawns = pawns & ours
+        if not ours_pawns:
+            return moves
+        theirs = b.occupied_co[them]
+        attacks = _PAWN_ATTACKS[turn]
+        for frm in chess.scan_reversed(ours_pawns):
+            targets = attacks[frm] & theirs
+            if targets and blockers & _BB[frm]:
+                targets &= lines[frm]
+            for to in chess.scan_reversed(targets):
+                if _BB[to] & _BB_PROMOTION_RANKS:
+                    for promotion in _PROMOTIONS:
+                        append(move_of(frm, to, promotion))
+                else:
+                    append(move_of(frm, to))
+        empty = ~occupied
+        if turn:
+            single = ours_pawns << 8 & empty
+            double = single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4)
+            step = -8
+        else:
+            single = ours_pawns >> 8 & empty
+            double = single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            step = 8
+        for to in chess.scan_reversed(single):
+            frm = to + step
+            if blockers & _BB[frm] and not lines[frm] & _BB[to]:
+                continue
+            if _BB[to] & _BB_PROMOTION_RANKS:
+                for promotion in _PROMOTIONS:
+                    append(move_of(frm, to, promotion))
+            else:
+                append(move_of(frm, to))
+        for to in chess.scan_reversed(double):
+            frm = to + 2 * step
+            if not blockers & _BB[frm] or lines[frm] & _BB[to]:
+                append(move_of(frm, to))
+        if b.ep_square:
+            for move in b.generate_pseudo_legal_ep():
                 if b._is_safe(king, blockers, move):
                     append(move)
-            elif not blockers & _BB[frm] or _RAY(frm, move.to_square) & king_bb:
-                append(move)
         return moves
 
     def _has_move(self) -> bool:
