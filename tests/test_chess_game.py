@@ -424,6 +424,15 @@ def test_noisy_moves_equal_python_chess_captures_filtered_move_for_move() -> Non
     assert all(seen.values()), seen  # every case the generator handles occurred
 
 
+def test_in_check_equals_python_chess_is_check() -> None:
+    # in_check reads the attack tables itself: python-chess's answer on every position
+    checks = 0
+    for board in _sampled_boards(3000, seed=28):
+        assert ChessGame(board).in_check() == board.is_check(), board.fen()
+        checks += board.is_check()
+    assert checks > 50  # checks by every kind of piece among them
+
+
 def test_null_move_round_trip() -> None:
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     game = from_position("chess", fen)

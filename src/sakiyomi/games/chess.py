@@ -161,6 +161,20 @@ def _slider_attacks(square: int, occupied: int) -> tuple[int, int]:
             | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
 
 
+def _sliding(frm: int, source: int, diagonal: int, straight: int, occupied: int) -> int:
+    """The squares a bishop, rook or queen on ``frm`` (``source``: its bitboard) attacks under
+    ``occupied``, told apart by the bitboards ``diagonal`` (bishops, queens) and ``straight``
+    (rooks, queens): ``attacks_mask`` for a slider, without its piece-type tests.
+    """
+    targets = 0
+    if source & diagonal:
+        targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
+    if source & straight:
+        targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
+                    | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
+    return targets
+
+
 def _victim_value(b: chess.Board, target: int) -> int:
     """The ``_ORDER_VALUE`` of the piece on the square ``target`` (a bitboard of one of the
     board's pieces): ``_ORDER_VALUE[b.piece_type_at(square)]`` from the bitboards, without
@@ -359,8 +373,13 @@ class ChessGame:
         moves: list[chess.Move] = []
         append = moves.append
         move_of = chess.Move
-        for frm in chess.scan_reversed(ours & ~pawns):
+        # Bits are scanned highest first by hand (python-chess's ``scan_reversed`` order)
+        # in the loops that run at every node: a generator costs more than the few bits.
+        pieces = ours & ~pawns
+        while pieces:
+            frm = pieces.bit_length() - 1
             source = _BB[frm]
+            pieces ^= source
             if source & knights:
                 targets = _KNIGHT_ATTACKS[frm] & free
             elif frm == king:
@@ -369,16 +388,12 @@ class ChessGame:
                         append(move_of(frm, to))
                 continue
             else:
-                targets = 0
-                if source & diagonal:
-                    targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
-                if source & straight:
-                    targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
-                                | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
-                targets &= free
+                targets = _sliding(frm, source, diagonal, straight, occupied) & free
             if blockers & source:
                 targets &= lines[frm]  # pinned, or may be: along its line through the king
-            for to in chess.scan_reversed(targets):
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= _BB[to]
                 append(move_of(frm, to))
         moves.extend(b.generate_castling_moves())  # its path is tested there
         ours_pawns = pawns & ours
@@ -433,12 +448,18 @@ class ChessGame:
         """
         b = self.board
         us = b.occupied_co[b.turn]
-        king = b.king(b.turn)
-        assert king is not None, "standard chess has a king a side"
+        king = (b.kings & us).bit_length() - 1
         free = ~us & chess.BB_ALL
         lines = _LINES[king]
-        for sq in chess.scan_reversed(us & ~(b.pawns | b.kings)):
-            if not lines[sq] and b.attacks_mask(sq) & free:
+        knights, occupied = b.knights, b.occupied
+        diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
+        pieces = us & ~(b.pawns | b.kings)
+        while pieces:  # highest first, as ``_generate`` scans
+            sq = pieces.bit_length() - 1
+            source = _BB[sq]
+            pieces ^= source
+            if not lines[sq] and (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
+                    sq, source, diagonal, straight, occupied)) & free:
                 return True
         # Not in check, so no slider looks through the king: a step to a square no enemy
         # piece attacks is legal; so is a push of a pawn off every line through the king.
@@ -612,10 +633,23 @@ class ChessGame:
     # ---- capabilities --------------------------------------------------------------------
 
     def in_check(self) -> bool:
-        """Side to move in check (cached per position)."""
+        """Side to move in check (cached per position): python-chess's ``is_check`` from the
+        attack tables in one expression, without its three calls (king, checkers, attackers);
+        kings never touch, so only knights, pawns and sliders are asked.
+        """
         check = self._check
         if check is None:
-            check = self._check = self.board.is_check()
+            b = self.board
+            turn = b.turn
+            them = b.occupied_co[not turn]
+            king = (b.kings & b.occupied_co[turn]).bit_length() - 1
+            occupied = b.occupied
+            check = self._check = bool((
+                _KNIGHT_ATTACKS[king] & b.knights | _PAWN_ATTACKS[turn][king] & b.pawns
+                | _DIAG_ATTACKS[king][_DIAG_MASKS[king] & occupied] & (b.bishops | b.queens)
+                | (_RANK_ATTACKS[king][_RANK_MASKS[king] & occupied]
+                   | _FILE_ATTACKS[king][_FILE_MASKS[king] & occupied]) & (b.rooks | b.queens)
+            ) & them)
         return check
 
     def noisy_moves(self) -> Sequence[chess.Move]:
@@ -685,8 +719,11 @@ class ChessGame:
         blockers = -1  # pieces that may be pinned to our king, found at the first capture
         moves: list[chess.Move] = []
         hints: list[int] = []
-        for frm in chess.scan_reversed(ours & ~pawns):
+        pieces = ours & ~pawns  # scanned highest first by hand, as in ``_generate``
+        while pieces:
+            frm = pieces.bit_length() - 1
             source = _BB[frm]
+            pieces ^= source
             if source & knights:
                 targets = _KNIGHT_ATTACKS[frm] & theirs
                 attacker = 3
@@ -694,13 +731,7 @@ class ChessGame:
                 targets = _KING_ATTACKS[frm] & theirs
                 attacker = 20
             else:
-                targets = 0
-                if source & diagonal:
-                    targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
-                if source & straight:
-                    targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
-                                | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
-                targets &= theirs
+                targets = _sliding(frm, source, diagonal, straight, occupied) & theirs
                 attacker = 9 if source & queens else 5 if source & rooks else 3
             if not targets:
                 continue
@@ -720,11 +751,15 @@ class ChessGame:
                 moves.append(move)
                 hints.append(100 + 10 * victim - attacker)
         promoting = _BB_PROMOTION_RANKS
-        for frm in chess.scan_reversed(pawns & ours):
-            targets = _PAWN_ATTACKS[turn][frm] & theirs
+        attacks = _PAWN_ATTACKS[turn]
+        pieces = pawns & ours
+        while pieces:
+            frm = pieces.bit_length() - 1
+            source = _BB[frm]
+            pieces ^= source
+            targets = attacks[frm] & theirs
             if not targets:
                 continue
-            source = _BB[frm]
             if blockers < 0:
                 blockers = b._slider_blockers(king)
             for to in chess.scan_reversed(targets):
