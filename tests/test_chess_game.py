@@ -430,7 +430,39 @@ def test_in_check_equals_python_chess_is_check() -> None:
     for board in _sampled_boards(3000, seed=28):
         assert ChessGame(board).in_check() == board.is_check(), board.fen()
         checks += board.is_check()
-    assert checks > 50  # checks by every kind of piece among them
+    assert checks > 50
+
+
+def _board_state(board: chess.Board) -> tuple[object, ...]:
+    """Every field python-chess's push and pop change (the move stack by value)."""
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            tuple(board.occupied_co), board.occupied, board.promoted, board.castling_rights,
+            board.ep_square, board.halfmove_clock, board.fullmove_number, board.turn,
+            [m.uci() for m in board.move_stack], len(board._stack))
+
+
+def test_play_leaves_the_board_python_chess_push_leaves() -> None:
+    # play updates the board itself: after every legal move the state push gives, and after
+    # undo the state before.  Castling, en passant, promotions (captures too), promoted pieces
+    # moving and taken, and a first move from a FEN whose castling rights need cleaning.
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    cases.append(chess.Board("r3k2r/8/8/8/8/8/8/R3K3 w KQkq - 0 1"))  # no rook on h1
+    seen = {"castling": 0, "en passant": 0, "promotion": 0, "promoted piece": 0}
+    for board in cases + _sampled_boards(800, seed=29):
+        game = ChessGame(board)
+        before = _board_state(game.board)
+        for move in list(game.legal_moves()):
+            expected = board.copy()
+            expected.push(move)
+            game.play(move)
+            assert _board_state(game.board) == _board_state(expected), (board.fen(), move)
+            game.undo()
+            assert _board_state(game.board) == before, (board.fen(), move)
+            seen["castling"] += board.is_castling(move)
+            seen["en passant"] += board.is_en_passant(move)
+            seen["promotion"] += move.promotion is not None
+            seen["promoted piece"] += bool(board.promoted & chess.BB_SQUARES[move.from_square])
+    assert all(seen.values()), seen
 
 
 def test_null_move_round_trip() -> None:

@@ -24,7 +24,7 @@ a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Self
 
 import chess
@@ -267,6 +267,91 @@ def _hangs(b: chess.Board, us: chess.Color, frm: int, to: int, piece: int, occup
     return False
 
 
+def _toggle(b: chess.Board, piece: int, mask: int) -> None:
+    """Flip the squares ``mask`` in ``b``'s bitboard of the piece type ``piece``."""
+    if piece == _PAWN:
+        b.pawns ^= mask
+    elif piece == chess.KNIGHT:
+        b.knights ^= mask
+    elif piece == chess.BISHOP:
+        b.bishops ^= mask
+    elif piece == chess.ROOK:
+        b.rooks ^= mask
+    elif piece == _QUEEN:
+        b.queens ^= mask
+    else:
+        b.kings ^= mask
+
+
+def _push(b: chess.Board, move: chess.Move, piece: int, victim: int | None, extra: int
+          ) -> None:
+    """``b.push(move)`` for a legal move of standard chess on a plain ``chess.Board``, with
+    what ``ChessGame.play`` already found: the moving ``piece``, the ``victim`` on the target
+    square (None: none), ``extra`` the square of a pawn taken en passant or of the rook that
+    castles (-1: neither).  The same state as python-chess's push (its board snapshot on
+    ``_stack`` for ``pop``, the move on ``move_stack``, bitboards, promoted pieces, castling
+    rights, en-passant square, clocks, turn; tests/test_chess_game.py compares every field
+    after every legal move of many positions), without its generic steps: Chess960 move
+    conversions, drops, null moves and the piece look-ups the caller has done.  A king is
+    never captured in a legal move, so python-chess's rule for that case is left out.
+    """
+    state = chess._BoardState(b)
+    if not b._stack:  # python-chess cleans the rights at a game's first push only
+        b.castling_rights = b.clean_castling_rights()
+    b.move_stack.append(move)
+    b._stack.append(state)
+    turn = b.turn
+    frm, to = move.from_square, move.to_square
+    source, target = _BB[frm], _BB[to]
+    both = source | target
+    b.ep_square = None
+    if piece == _PAWN or victim is not None:
+        b.halfmove_clock = 0
+    else:
+        b.halfmove_clock += 1
+    if not turn:
+        b.fullmove_number += 1
+    rights = b.castling_rights & ~both
+    if piece == _KING:
+        rights &= ~(chess.BB_RANK_1 if turn else chess.BB_RANK_8)
+    b.castling_rights = rights
+    occupied_co = b.occupied_co
+    promoted = b.promoted
+    if piece == _KING and extra >= 0:  # castling: king and rook move
+        rook = _BB[extra] | _BB[(frm + to) // 2]
+        b.kings ^= both
+        b.rooks ^= rook
+        occupied_co[turn] ^= both | rook
+        b.occupied ^= both | rook
+        b.promoted = promoted & ~(source | _BB[extra])
+        b.turn = not turn
+        return
+    if victim is not None:
+        _toggle(b, victim, target)
+        occupied_co[not turn] ^= target
+        b.occupied ^= source
+    elif extra >= 0:  # en passant
+        taken = _BB[extra]
+        b.pawns ^= taken
+        occupied_co[not turn] ^= taken
+        b.occupied ^= both | taken
+        promoted &= ~taken
+    else:
+        b.occupied ^= both
+        if piece == _PAWN and (frm ^ to) == 16:
+            b.ep_square = (frm + to) // 2
+    promotion = move.promotion
+    if promotion:
+        b.pawns ^= source
+        _toggle(b, promotion, target)
+    else:
+        _toggle(b, piece, both)
+    occupied_co[turn] ^= both
+    b.promoted = ((promoted & ~both) | target if promotion or promoted & source
+                  else promoted & ~both)
+    b.turn = not turn
+
+
 def _castle_key(rights: int) -> int:
     key = 0
     for sq in _CORNERS:
@@ -309,6 +394,9 @@ class ChessGame:
         self._moves: list[chess.Move] | None = None
         self._check: bool | None = None
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
+        # ``play`` updates the board itself (``_push``) only on python-chess's own Board in
+        # standard chess: a subclass may hook the push, Chess960 encodes castling otherwise.
+        self._plain = type(start) is chess.Board and not start.chess960
         if board is not None:
             for move in board.move_stack:
                 self.play(move)
@@ -475,6 +563,9 @@ class ChessGame:
         return next(iter(b.generate_legal_moves()), None) is not None
 
     def play(self, move: chess.Move) -> None:
+        """Play ``move`` (legal here): the key, the table sums and the board, whose update is
+        python-chess's ``push`` done here (``_push``) on a plain board of standard chess.
+        """
         b = self.board
         frm, to, promotion = move.from_square, move.to_square, move.promotion
         c = int(b.turn)
@@ -495,6 +586,8 @@ class ChessGame:
         eg += egt[placed][to]
         o = 1 - c
         irreversible = piece == _PAWN
+        victim = None
+        extra = -1  # en passant: the captured pawn's square; castling: the rook's from-square
         if b.occupied_co[o] & _BB[to]:
             victim = b.piece_type_at(to)
             assert victim is not None
@@ -504,17 +597,21 @@ class ChessGame:
             phase -= _PHASE[victim]
             irreversible = True
         elif piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
-            cap = to - 8 if c else to + 8
+            extra = cap = to - 8 if c else to + 8
             kb ^= _Z[o][_PAWN][cap]
             mg -= _MG[o][_PAWN][cap]
             eg -= _EG[o][_PAWN][cap]
         elif piece == _KING and abs(to - frm) == 2:
             rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+            extra = rook_from
             kb ^= zt[chess.ROOK][rook_from] ^ zt[chess.ROOK][rook_to]
             mg += mgt[chess.ROOK][rook_to] - mgt[chess.ROOK][rook_from]
             eg += egt[chess.ROOK][rook_to] - egt[chess.ROOK][rook_from]
         rights = b.castling_rights
-        b.push(move)
+        if self._plain:
+            _push(b, move, piece, victim, extra)
+        else:
+            b.push(move)
         if b.castling_rights != rights:
             kb ^= _castle_key(rights) ^ _castle_key(b.castling_rights)
             irreversible = True
@@ -527,7 +624,9 @@ class ChessGame:
         self._resets.append(n if irreversible else self._resets[n - 1])
 
     def undo(self) -> None:
-        self.board.pop()
+        b = self.board
+        b.move_stack.pop()  # python-chess's pop, without the call
+        b._stack.pop().restore(b)
         self._kb, self._mg, self._eg, self._phase = self._saved.pop()
         self._keys.pop()
         self._resets.pop()
