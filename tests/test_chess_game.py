@@ -25,7 +25,7 @@ from sakiyomi.game import (
     TacticalMoves,
 )
 from sakiyomi.games import load
-from sakiyomi.games.chess import ChessGame, from_position
+from sakiyomi.games.chess import ChessGame, _pawn_capturers, from_position
 from sakiyomi.games.chess_see import see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
@@ -463,6 +463,16 @@ def test_play_leaves_the_board_python_chess_push_leaves() -> None:
             seen["promotion"] += move.promotion is not None
             seen["promoted piece"] += bool(board.promoted & chess.BB_SQUARES[move.from_square])
     assert all(seen.values()), seen
+
+
+def test_pawn_capturers_are_the_pawns_that_attack_a_piece() -> None:
+    for board in _sampled_boards(1000, seed=30):
+        for turn in chess.COLORS:
+            pawns = board.pawns & board.occupied_co[turn]
+            theirs = board.occupied_co[not turn]
+            expected = sum(chess.BB_SQUARES[sq] for sq in chess.scan_forward(pawns)
+                           if chess.BB_PAWN_ATTACKS[turn][sq] & theirs)
+            assert _pawn_capturers(turn, pawns, theirs) == expected, board.fen()
 
 
 def test_null_move_round_trip() -> None:

@@ -175,6 +175,15 @@ def _sliding(frm: int, source: int, diagonal: int, straight: int, occupied: int)
     return targets
 
 
+def _pawn_capturers(turn: chess.Color, pawns: int, theirs: int) -> int:
+    """The pawns of ``pawns`` (the side ``turn``'s) that attack a piece of ``theirs``: the
+    victims shifted back by a pawn's capture steps, off the edge files they would wrap from.
+    """
+    if turn:
+        return (theirs >> 7 & ~chess.BB_FILE_A | theirs >> 9 & ~chess.BB_FILE_H) & pawns
+    return (theirs << 9 & ~chess.BB_FILE_A | theirs << 7 & ~chess.BB_FILE_H) & pawns
+
+
 def _victim_value(b: chess.Board, target: int) -> int:
     """The ``_ORDER_VALUE`` of the piece on the square ``target`` (a bitboard of one of the
     board's pieces): ``_ORDER_VALUE[b.piece_type_at(square)]`` from the bitboards, without
@@ -471,8 +480,11 @@ class ChessGame:
             if source & knights:
                 targets = _KNIGHT_ATTACKS[frm] & free
             elif frm == king:
-                for to in chess.scan_reversed(_KING_ATTACKS[frm] & free):
-                    if not b.is_attacked_by(them, to):
+                targets = _KING_ATTACKS[frm] & free
+                while targets:
+                    to = targets.bit_length() - 1
+                    targets ^= _BB[to]
+                    if not b.attackers_mask(them, to):  # is_attacked_by, without its call
                         append(move_of(frm, to))
                 continue
             else:
@@ -489,17 +501,8 @@ class ChessGame:
             return moves
         theirs = b.occupied_co[them]
         attacks = _PAWN_ATTACKS[turn]
-        for frm in chess.scan_reversed(ours_pawns):
-            targets = attacks[frm] & theirs
-            if targets and blockers & _BB[frm]:
-                targets &= lines[frm]
-            for to in chess.scan_reversed(targets):
-                if _BB[to] & _BB_PROMOTION_RANKS:
-                    for promotion in _PROMOTIONS:
-                        append(move_of(frm, to, promotion))
-                else:
-                    append(move_of(frm, to))
         empty = ~occupied
+        capturers = _pawn_capturers(turn, ours_pawns, theirs)
         if turn:
             single = ours_pawns << 8 & empty
             double = single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4)
@@ -508,7 +511,23 @@ class ChessGame:
             single = ours_pawns >> 8 & empty
             double = single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5)
             step = 8
-        for to in chess.scan_reversed(single):
+        while capturers:
+            frm = capturers.bit_length() - 1
+            capturers ^= _BB[frm]
+            targets = attacks[frm] & theirs
+            if blockers & _BB[frm]:
+                targets &= lines[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= _BB[to]
+                if _BB[to] & _BB_PROMOTION_RANKS:
+                    for promotion in _PROMOTIONS:
+                        append(move_of(frm, to, promotion))
+                else:
+                    append(move_of(frm, to))
+        while single:
+            to = single.bit_length() - 1
+            single ^= _BB[to]
             frm = to + step
             if blockers & _BB[frm] and not lines[frm] & _BB[to]:
                 continue
@@ -517,7 +536,9 @@ class ChessGame:
                     append(move_of(frm, to, promotion))
             else:
                 append(move_of(frm, to))
-        for to in chess.scan_reversed(double):
+        while double:
+            to = double.bit_length() - 1
+            double ^= _BB[to]
             frm = to + 2 * step
             if not blockers & _BB[frm] or lines[frm] & _BB[to]:
                 append(move_of(frm, to))
@@ -851,14 +872,12 @@ class ChessGame:
                 hints.append(100 + 10 * victim - attacker)
         promoting = _BB_PROMOTION_RANKS
         attacks = _PAWN_ATTACKS[turn]
-        pieces = pawns & ours
+        pieces = _pawn_capturers(turn, pawns & ours, theirs)
         while pieces:
             frm = pieces.bit_length() - 1
             source = _BB[frm]
             pieces ^= source
             targets = attacks[frm] & theirs
-            if not targets:
-                continue
             if blockers < 0:
                 blockers = b._slider_blockers(king)
             for to in chess.scan_reversed(targets):
