@@ -25,7 +25,7 @@ from sakiyomi.game import (
     TacticalMoves,
 )
 from sakiyomi.games import load
-from sakiyomi.games.chess import ChessGame, _pawn_capturers, from_position
+from sakiyomi.games.chess import _MOVES, _PROMOTING, ChessGame, _pawn_capturers, from_position
 from sakiyomi.games.chess_see import see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
@@ -473,6 +473,21 @@ def test_pawn_capturers_are_the_pawns_that_attack_a_piece() -> None:
             expected = sum(chess.BB_SQUARES[sq] for sq in chess.scan_forward(pawns)
                            if chess.BB_PAWN_ATTACKS[turn][sq] & theirs)
             assert _pawn_capturers(turn, pawns, theirs) == expected, board.fen()
+
+
+def test_shared_moves_are_the_moves_they_stand_for() -> None:
+    # the generators hand out shared Move objects: each equals the move built fresh, and
+    # every pawn promotion of python-chess's generation has its four there, queen first
+    assert all(_MOVES[frm][to] == chess.Move(frm, to) for frm in range(64) for to in range(64))
+    promotions = 0
+    for board in _sampled_boards(1000, seed=31):
+        for move in board.generate_pseudo_legal_moves():
+            if move.promotion is not None:
+                frm, to = move.from_square, move.to_square
+                assert _PROMOTING[frm << 6 | to] == tuple(
+                    chess.Move(frm, to, piece) for piece in (5, 4, 3, 2))
+                promotions += 1
+    assert promotions > 0
 
 
 def test_null_move_round_trip() -> None:

@@ -61,6 +61,15 @@ _RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
 _FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
 _BB_PROMOTION_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-chess's order
+# Every move as one shared object, [from][to], and a pawn's promotions in python-chess's order
+# by ``from << 6 | to``: the generators look a move up instead of building it (``Move``'s
+# dataclass ``__init__`` cost more than the rest of generating the move).  Moves are values
+# (compared by their squares, never changed once made), so sharing one changes nothing.
+_MOVES = [[chess.Move(frm, to) for to in range(64)] for frm in range(64)]
+_PROMOTING = {frm << 6 | to: tuple(chess.Move(frm, to, piece) for piece in _PROMOTIONS)
+              for frm, to in [*((f, t) for f in range(48, 56) for t in range(56, 64)),
+                              *((f, t) for f in range(8, 16) for t in range(8))]
+              if abs((frm & 7) - (to & 7)) <= 1}
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
@@ -469,7 +478,6 @@ class ChessGame:
         blockers = b._slider_blockers(king)  # the pieces that may be pinned to our king
         moves: list[chess.Move] = []
         append = moves.append
-        move_of = chess.Move
         # Bits are scanned highest first by hand (python-chess's ``scan_reversed`` order)
         # in the loops that run at every node: a generator costs more than the few bits.
         pieces = ours & ~pawns
@@ -485,16 +493,17 @@ class ChessGame:
                     to = targets.bit_length() - 1
                     targets ^= _BB[to]
                     if not b.attackers_mask(them, to):  # is_attacked_by, without its call
-                        append(move_of(frm, to))
+                        append(_MOVES[frm][to])
                 continue
             else:
                 targets = _sliding(frm, source, diagonal, straight, occupied) & free
             if blockers & source:
                 targets &= lines[frm]  # pinned, or may be: along its line through the king
+            row = _MOVES[frm]
             while targets:
                 to = targets.bit_length() - 1
                 targets ^= _BB[to]
-                append(move_of(frm, to))
+                append(row[to])
         moves.extend(b.generate_castling_moves())  # its path is tested there
         ours_pawns = pawns & ours
         if not ours_pawns:
@@ -521,10 +530,9 @@ class ChessGame:
                 to = targets.bit_length() - 1
                 targets ^= _BB[to]
                 if _BB[to] & _BB_PROMOTION_RANKS:
-                    for promotion in _PROMOTIONS:
-                        append(move_of(frm, to, promotion))
+                    moves.extend(_PROMOTING[frm << 6 | to])
                 else:
-                    append(move_of(frm, to))
+                    append(_MOVES[frm][to])
         while single:
             to = single.bit_length() - 1
             single ^= _BB[to]
@@ -532,16 +540,15 @@ class ChessGame:
             if blockers & _BB[frm] and not lines[frm] & _BB[to]:
                 continue
             if _BB[to] & _BB_PROMOTION_RANKS:
-                for promotion in _PROMOTIONS:
-                    append(move_of(frm, to, promotion))
+                moves.extend(_PROMOTING[frm << 6 | to])
             else:
-                append(move_of(frm, to))
+                append(_MOVES[frm][to])
         while double:
             to = double.bit_length() - 1
             double ^= _BB[to]
             frm = to + 2 * step
             if not blockers & _BB[frm] or lines[frm] & _BB[to]:
-                append(move_of(frm, to))
+                append(_MOVES[frm][to])
         if b.ep_square:
             for move in b.generate_pseudo_legal_ep():
                 if b._is_safe(king, blockers, move):
@@ -864,7 +871,7 @@ class ChessGame:
                         blockers = b._slider_blockers(king)
                     if blockers & source and not _RAY(frm, to) & king_bb:
                         continue
-                move = chess.Move(frm, to)
+                move = _MOVES[frm][to]
                 victim = _victim_value(b, _BB[to])
                 if _loses_material(b, move, victim, attacker):
                     continue
@@ -885,10 +892,10 @@ class ChessGame:
                     continue
                 target = _BB[to]
                 if target & promoting:
-                    moves.append(chess.Move(frm, to, _QUEEN))
+                    moves.append(_PROMOTING[frm << 6 | to][0])  # the queen's
                     hints.append(189 + 10 * _victim_value(b, target))
                 else:
-                    moves.append(chess.Move(frm, to))
+                    moves.append(_MOVES[frm][to])
                     hints.append(99 + 10 * _victim_value(b, target))
         ep = b.ep_square
         if ep and not _BB[ep] & occupied:
