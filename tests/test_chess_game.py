@@ -25,7 +25,15 @@ from sakiyomi.game import (
     TacticalMoves,
 )
 from sakiyomi.games import load
-from sakiyomi.games.chess import _MOVES, _PROMOTING, ChessGame, _pawn_capturers, from_position
+from sakiyomi.games.chess import (
+    _MOVES,
+    _PROMOTING,
+    ChessGame,
+    _loses_material,
+    _pawn_capturers,
+    _piece_on,
+    from_position,
+)
 from sakiyomi.games.chess_see import see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
@@ -488,6 +496,27 @@ def test_shared_moves_are_the_moves_they_stand_for() -> None:
                     chess.Move(frm, to, piece) for piece in (5, 4, 3, 2))
                 promotions += 1
     assert promotions > 0
+
+
+def test_piece_on_and_losing_captures_equal_python_chess_and_see() -> None:
+    # _piece_on reads the type from the bitboards; _loses_material is see's verdict behind
+    # the cheap tests (a dearer piece takes on a defended square)
+    order = (0, 1, 3, 3, 5, 9, 20)
+    losing = 0
+    for board in _sampled_boards(800, seed=32):
+        for square, piece in board.piece_map().items():
+            assert _piece_on(board, chess.BB_SQUARES[square]) == piece.piece_type
+        for move in board.generate_legal_captures():
+            if board.is_en_passant(move):
+                continue
+            frm, to = move.from_square, move.to_square
+            victim, attacker = board.piece_type_at(to), board.piece_type_at(frm)
+            assert victim is not None and attacker is not None
+            expected = (order[attacker] > order[victim]
+                        and board.is_attacked_by(not board.turn, to) and see(board, move) < 0)
+            assert _loses_material(board, frm, to, victim, attacker) == expected, board.fen()
+            losing += expected
+    assert losing > 0
 
 
 def test_null_move_round_trip() -> None:

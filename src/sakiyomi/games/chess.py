@@ -39,7 +39,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
-from sakiyomi.games.chess_see import SEE_VALUE, cheapest, exchange, see
+from sakiyomi.games.chess_see import SEE_VALUE, cheapest, exchange
 from sakiyomi.games.chess_terms import (
     king_attack,
     king_danger_peak,
@@ -193,27 +193,32 @@ def _pawn_capturers(turn: chess.Color, pawns: int, theirs: int) -> int:
     return (theirs << 9 & ~chess.BB_FILE_A | theirs << 7 & ~chess.BB_FILE_H) & pawns
 
 
-def _victim_value(b: chess.Board, target: int) -> int:
-    """The ``_ORDER_VALUE`` of the piece on the square ``target`` (a bitboard of one of the
-    board's pieces): ``_ORDER_VALUE[b.piece_type_at(square)]`` from the bitboards, without
-    the square number.
+def _piece_on(b: chess.Board, target: int) -> int:
+    """The type of the piece on the square ``target`` (a bitboard of one of the board's
+    pieces): ``b.piece_type_at(square)`` from the bitboards, without the square number.
     """
     if target & b.pawns:
-        return 1
-    if target & (b.knights | b.bishops):
-        return 3
+        return _PAWN
+    if target & b.knights:
+        return chess.KNIGHT
+    if target & b.bishops:
+        return chess.BISHOP
     if target & b.rooks:
-        return 5
-    return 9 if target & b.queens else 20
+        return chess.ROOK
+    return _QUEEN if target & b.queens else _KING
 
 
-def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
-    """Whether the capture ``move`` (``victim`` and ``attacker``: the pieces' ``_ORDER_VALUE``)
-    loses material: the cheap tests first (a dearer piece takes on a defended square), then
-    the static exchange evaluation.  One rule for quiescence, ordering and ``is_tactical``.
+def _loses_material(b: chess.Board, frm: int, to: int, victim: int, attacker: int) -> bool:
+    """Whether the capture from ``frm`` to ``to`` (``victim`` and ``attacker``: the piece
+    types there) loses material: the cheap tests first (a dearer piece by ``_ORDER_VALUE``
+    takes on a defended square), then the static exchange evaluation (``chess_see.see``,
+    given the pieces its callers know).  One rule for quiescence, ordering and
+    ``is_tactical``.
     """
-    return attacker > victim and b.is_attacked_by(not b.turn, move.to_square) and see(
-        b, move) < 0
+    return (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim]
+            and bool(b.attackers_mask(not b.turn, to))
+            and exchange(b, to, SEE_VALUE[victim], SEE_VALUE[attacker], not b.turn,
+                         b.occupied ^ _BB[frm]) < 0)
 
 
 # The least a quiet move must give away to count as hanging its piece (``hangs_piece``), in
@@ -816,12 +821,14 @@ class ChessGame:
                 moves.append(move)
                 hints.append(109)
                 continue
-            victim = _ORDER_VALUE[b.piece_type_at(to) or _PAWN]
-            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or _PAWN]
-            if _loses_material(b, move, victim, attacker):
+            frm = move.from_square
+            victim = b.piece_type_at(to) or _PAWN
+            attacker = b.piece_type_at(frm) or _PAWN
+            if _loses_material(b, frm, to, victim, attacker):
                 continue  # e.g. QxP on a defended square: loses material, skip in quiescence
             moves.append(move)
-            hints.append(100 + 10 * victim - attacker + (90 if promotion else 0))
+            hints.append(100 + 10 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]
+                         + (90 if promotion else 0))
         return moves, hints
 
     def _captures(self) -> tuple[list[chess.Move], list[int]]:
@@ -853,15 +860,17 @@ class ChessGame:
             pieces ^= source
             if source & knights:
                 targets = _KNIGHT_ATTACKS[frm] & theirs
-                attacker = 3
+                attacker = chess.KNIGHT
             elif source & king_bb:
                 targets = _KING_ATTACKS[frm] & theirs
-                attacker = 20
+                attacker = _KING
             else:
                 targets = _sliding(frm, source, diagonal, straight, occupied) & theirs
-                attacker = 9 if source & queens else 5 if source & rooks else 3
+                attacker = (_QUEEN if source & queens else chess.ROOK if source & rooks
+                            else chess.BISHOP)
             if not targets:
                 continue
+            value = _ORDER_VALUE[attacker]
             for to in chess.scan_reversed(targets):
                 if frm == king:
                     if b.is_attacked_by(not turn, to):
@@ -871,12 +880,11 @@ class ChessGame:
                         blockers = b._slider_blockers(king)
                     if blockers & source and not _RAY(frm, to) & king_bb:
                         continue
-                move = _MOVES[frm][to]
-                victim = _victim_value(b, _BB[to])
-                if _loses_material(b, move, victim, attacker):
+                victim = _piece_on(b, _BB[to])
+                if _loses_material(b, frm, to, victim, attacker):
                     continue
-                moves.append(move)
-                hints.append(100 + 10 * victim - attacker)
+                moves.append(_MOVES[frm][to])
+                hints.append(100 + 10 * _ORDER_VALUE[victim] - value)
         promoting = _BB_PROMOTION_RANKS
         attacks = _PAWN_ATTACKS[turn]
         pieces = _pawn_capturers(turn, pawns & ours, theirs)
@@ -893,10 +901,10 @@ class ChessGame:
                 target = _BB[to]
                 if target & promoting:
                     moves.append(_PROMOTING[frm << 6 | to][0])  # the queen's
-                    hints.append(189 + 10 * _victim_value(b, target))
+                    hints.append(189 + 10 * _ORDER_VALUE[_piece_on(b, target)])
                 else:
                     moves.append(_MOVES[frm][to])
-                    hints.append(99 + 10 * _victim_value(b, target))
+                    hints.append(99 + 10 * _ORDER_VALUE[_piece_on(b, target)])
         ep = b.ep_square
         if ep and not _BB[ep] & occupied:
             capturers = (pawns & ours & _PAWN_ATTACKS[not turn][ep]
@@ -1046,12 +1054,13 @@ class ChessGame:
         for move in moves:
             to = move.to_square
             if occ_them & _BB[to]:
-                victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
-                attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-                if _loses_material(b, move, victim, attacker):
+                frm = move.from_square
+                victim = b.piece_type_at(to) or 0
+                attacker = b.piece_type_at(frm) or 0
+                if _loses_material(b, frm, to, victim, attacker):
                     hint = -1
                 else:
-                    hint = 100 + 10 * victim - attacker
+                    hint = 100 + 10 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]
                 if move.promotion == _QUEEN:
                     hint += 90
             elif move.promotion is not None:
@@ -1098,9 +1107,9 @@ class ChessGame:
         if b.occupied_co[not b.turn] & _BB[to]:
             if not self.LOSING_CAPTURES_QUIET:
                 return True
-            victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
-            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-            return not _loses_material(b, move, victim, attacker)
+            frm = move.from_square
+            return not _loses_material(b, frm, to, b.piece_type_at(to) or 0,
+                                       b.piece_type_at(frm) or 0)
         return to == b.ep_square and bool(b.pawns & _BB[move.from_square])
 
     def play_null(self) -> None:
