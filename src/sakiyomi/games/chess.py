@@ -937,8 +937,7 @@ class ChessGame:
         """
         b = self.board
         us = b.turn
-        king = b.king(not us)
-        assert king is not None, "standard chess has a king a side"
+        king = (b.kings & b.occupied_co[not us]).bit_length() - 1  # b.king, without the call
         frm, to = move.from_square, move.to_square
         piece = move.promotion or b.piece_type_at(frm)
         king_bb = _BB[king]
@@ -953,11 +952,12 @@ class ChessGame:
         else:
             direct = _LINES[to][king]  # nonzero when on a common line
         occupied = (b.occupied & ~_BB[frm]) | _BB[to]
-        emptied = _BB[frm]
+        lines = _LINES[king]
+        opened = lines[frm]  # whether the move empties a square on a line through the king
         if piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
-            captured = _BB[to - 8 if us else to + 8]
-            occupied &= ~captured
-            emptied |= captured
+            captured = to - 8 if us else to + 8
+            occupied &= ~_BB[captured]
+            opened = opened or lines[captured]
         if direct and piece not in (_PAWN, chess.KNIGHT):
             diagonal, straight = _slider_attacks(to, occupied)
             seen = (diagonal if piece == chess.BISHOP else straight if piece == chess.ROOK
@@ -965,7 +965,7 @@ class ChessGame:
             direct = seen & king_bb
         if direct:
             return True
-        if not any(_LINES[king][sq] for sq in chess.scan_forward(emptied)):
+        if not opened:
             return False  # nothing left a line through the king: no discovered check
         ours = b.occupied_co[us] & ~_BB[frm]
         diagonal, straight = _slider_attacks(king, occupied)  # what sees the king
