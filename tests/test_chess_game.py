@@ -25,7 +25,15 @@ from sakiyomi.game import (
     TacticalMoves,
 )
 from sakiyomi.games import load
-from sakiyomi.games.chess import ChessGame, from_position
+from sakiyomi.games.chess import (
+    _MOVES,
+    _PROMOTING,
+    ChessGame,
+    _loses_material,
+    _pawn_capturers,
+    _piece_on,
+    from_position,
+)
 from sakiyomi.games.chess_see import see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
@@ -395,6 +403,120 @@ def test_quiescence_hints_kept_with_the_moves_equal_fresh_ones() -> None:
         game.play(game.legal_moves()[0])
         game.undo()  # the position changed and came back: the kept hints are gone
         assert game.move_hints(noisy) == game.move_hints(list(noisy))
+
+
+def test_noisy_moves_equal_python_chess_captures_filtered_move_for_move() -> None:
+    # noisy_moves generates its captures itself out of check: the same moves in the same order
+    # as python-chess's legal captures (no under-promotions, none that loses material by the
+    # hints' test), then the queen promotions by a push; its kept hints are move_hints'.
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    seen = {"check": 0, "pin": 0, "en passant": 0, "promotion": 0, "losing": 0}
+    for board in cases + _sampled_boards(1500, seed=27):
+        game = ChessGame(board)
+        captures = [m for m in board.generate_legal_captures()
+                    if m.promotion in (None, chess.QUEEN)]
+        kept = [m for m, hint in zip(captures, game.move_hints(captures), strict=True)
+                if hint >= 0]
+        pushes = [m for m in board.generate_legal_moves(board.pawns, ~board.occupied)
+                  if m.promotion == chess.QUEEN]
+        noisy = game.noisy_moves()
+        assert list(noisy) == kept + pushes, board.fen()
+        assert list(game.move_hints(noisy)) == list(game.move_hints(list(noisy))), board.fen()
+        pinned = [m for m in board.generate_pseudo_legal_captures()
+                  if not board.is_legal(m) and m.from_square != board.king(board.turn)]
+        seen["check"] += board.is_check()
+        seen["pin"] += bool(pinned) and not board.is_check()
+        seen["en passant"] += any(board.is_en_passant(m) for m in kept)
+        seen["promotion"] += any(m.promotion for m in kept)
+        seen["losing"] += len(kept) < len(captures)
+    assert all(seen.values()), seen  # every case the generator handles occurred
+
+
+def test_in_check_equals_python_chess_is_check() -> None:
+    # in_check reads the attack tables itself: python-chess's answer on every position
+    checks = 0
+    for board in _sampled_boards(3000, seed=28):
+        assert ChessGame(board).in_check() == board.is_check(), board.fen()
+        checks += board.is_check()
+    assert checks > 50
+
+
+def _board_state(board: chess.Board) -> tuple[object, ...]:
+    """Every field python-chess's push and pop change (the move stack by value)."""
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            tuple(board.occupied_co), board.occupied, board.promoted, board.castling_rights,
+            board.ep_square, board.halfmove_clock, board.fullmove_number, board.turn,
+            [m.uci() for m in board.move_stack], len(board._stack))
+
+
+def test_play_leaves_the_board_python_chess_push_leaves() -> None:
+    # play updates the board itself: after every legal move the state push gives, and after
+    # undo the state before.  Castling, en passant, promotions (captures too), promoted pieces
+    # moving and taken, and a first move from a FEN whose castling rights need cleaning.
+    cases = [chess.Board(line.split(";")[0]) for line in epd_lines("perft_cpw.epd")]
+    cases.append(chess.Board("r3k2r/8/8/8/8/8/8/R3K3 w KQkq - 0 1"))  # no rook on h1
+    seen = {"castling": 0, "en passant": 0, "promotion": 0, "promoted piece": 0}
+    for board in cases + _sampled_boards(800, seed=29):
+        game = ChessGame(board)
+        before = _board_state(game.board)
+        for move in list(game.legal_moves()):
+            expected = board.copy()
+            expected.push(move)
+            game.play(move)
+            assert _board_state(game.board) == _board_state(expected), (board.fen(), move)
+            game.undo()
+            assert _board_state(game.board) == before, (board.fen(), move)
+            seen["castling"] += board.is_castling(move)
+            seen["en passant"] += board.is_en_passant(move)
+            seen["promotion"] += move.promotion is not None
+            seen["promoted piece"] += bool(board.promoted & chess.BB_SQUARES[move.from_square])
+    assert all(seen.values()), seen
+
+
+def test_pawn_capturers_are_the_pawns_that_attack_a_piece() -> None:
+    for board in _sampled_boards(1000, seed=30):
+        for turn in chess.COLORS:
+            pawns = board.pawns & board.occupied_co[turn]
+            theirs = board.occupied_co[not turn]
+            expected = sum(chess.BB_SQUARES[sq] for sq in chess.scan_forward(pawns)
+                           if chess.BB_PAWN_ATTACKS[turn][sq] & theirs)
+            assert _pawn_capturers(turn, pawns, theirs) == expected, board.fen()
+
+
+def test_shared_moves_are_the_moves_they_stand_for() -> None:
+    # the generators hand out shared Move objects: each equals the move built fresh, and
+    # every pawn promotion of python-chess's generation has its four there, queen first
+    assert all(_MOVES[frm][to] == chess.Move(frm, to) for frm in range(64) for to in range(64))
+    promotions = 0
+    for board in _sampled_boards(1000, seed=31):
+        for move in board.generate_pseudo_legal_moves():
+            if move.promotion is not None:
+                frm, to = move.from_square, move.to_square
+                assert _PROMOTING[frm << 6 | to] == tuple(
+                    chess.Move(frm, to, piece) for piece in (5, 4, 3, 2))
+                promotions += 1
+    assert promotions > 0
+
+
+def test_piece_on_and_losing_captures_equal_python_chess_and_see() -> None:
+    # _piece_on reads the type from the bitboards; _loses_material is see's verdict behind
+    # the cheap tests (a dearer piece takes on a defended square)
+    order = (0, 1, 3, 3, 5, 9, 20)
+    losing = 0
+    for board in _sampled_boards(800, seed=32):
+        for square, piece in board.piece_map().items():
+            assert _piece_on(board, chess.BB_SQUARES[square]) == piece.piece_type
+        for move in board.generate_legal_captures():
+            if board.is_en_passant(move):
+                continue
+            frm, to = move.from_square, move.to_square
+            victim, attacker = board.piece_type_at(to), board.piece_type_at(frm)
+            assert victim is not None and attacker is not None
+            expected = (order[attacker] > order[victim]
+                        and board.is_attacked_by(not board.turn, to) and see(board, move) < 0)
+            assert _loses_material(board, frm, to, victim, attacker) == expected, board.fen()
+            losing += expected
+    assert losing > 0
 
 
 def test_null_move_round_trip() -> None:

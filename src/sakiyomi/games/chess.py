@@ -24,7 +24,7 @@ a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Self
 
 import chess
@@ -39,7 +39,7 @@ from sakiyomi.games.chess_pst import (
     PHASE_TOTAL,
     PHASE_WEIGHT,
 )
-from sakiyomi.games.chess_see import SEE_VALUE, cheapest, exchange, see
+from sakiyomi.games.chess_see import SEE_VALUE, cheapest, exchange
 from sakiyomi.games.chess_terms import (
     king_attack,
     king_danger_peak,
@@ -55,6 +55,21 @@ _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _RAY = chess.ray
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+_KNIGHT_ATTACKS, _KING_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
+_DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+_FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+_BB_PROMOTION_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-chess's order
+# Every move as one shared object, [from][to], and a pawn's promotions in python-chess's order
+# by ``from << 6 | to``: the generators look a move up instead of building it (``Move``'s
+# dataclass ``__init__`` cost more than the rest of generating the move).  Moves are values
+# (compared by their squares, never changed once made), so sharing one changes nothing.
+_MOVES = [[chess.Move(frm, to) for to in range(64)] for frm in range(64)]
+_PROMOTING = {frm << 6 | to: tuple(chess.Move(frm, to, piece) for piece in _PROMOTIONS)
+              for frm, to in [*((f, t) for f in range(48, 56) for t in range(56, 64)),
+                              *((f, t) for f in range(8, 16) for t in range(8))]
+              if abs((frm & 7) - (to & 7)) <= 1}
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
@@ -155,13 +170,55 @@ def _slider_attacks(square: int, occupied: int) -> tuple[int, int]:
             | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
 
 
-def _loses_material(b: chess.Board, move: chess.Move, victim: int, attacker: int) -> bool:
-    """Whether the capture ``move`` (``victim`` and ``attacker``: the pieces' ``_ORDER_VALUE``)
-    loses material: the cheap tests first (a dearer piece takes on a defended square), then
-    the static exchange evaluation.  One rule for quiescence, ordering and ``is_tactical``.
+def _sliding(frm: int, source: int, diagonal: int, straight: int, occupied: int) -> int:
+    """The squares a bishop, rook or queen on ``frm`` (``source``: its bitboard) attacks under
+    ``occupied``, told apart by the bitboards ``diagonal`` (bishops, queens) and ``straight``
+    (rooks, queens): ``attacks_mask`` for a slider, without its piece-type tests.
     """
-    return attacker > victim and b.is_attacked_by(not b.turn, move.to_square) and see(
-        b, move) < 0
+    targets = 0
+    if source & diagonal:
+        targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
+    if source & straight:
+        targets |= (_RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied]
+                    | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied])
+    return targets
+
+
+def _pawn_capturers(turn: chess.Color, pawns: int, theirs: int) -> int:
+    """The pawns of ``pawns`` (the side ``turn``'s) that attack a piece of ``theirs``: the
+    victims shifted back by a pawn's capture steps, off the edge files they would wrap from.
+    """
+    if turn:
+        return (theirs >> 7 & ~chess.BB_FILE_A | theirs >> 9 & ~chess.BB_FILE_H) & pawns
+    return (theirs << 9 & ~chess.BB_FILE_A | theirs << 7 & ~chess.BB_FILE_H) & pawns
+
+
+def _piece_on(b: chess.Board, target: int) -> int:
+    """The type of the piece on the square ``target`` (a bitboard of one of the board's
+    pieces): ``b.piece_type_at(square)`` from the bitboards, without the square number.
+    """
+    if target & b.pawns:
+        return _PAWN
+    if target & b.knights:
+        return chess.KNIGHT
+    if target & b.bishops:
+        return chess.BISHOP
+    if target & b.rooks:
+        return chess.ROOK
+    return _QUEEN if target & b.queens else _KING
+
+
+def _loses_material(b: chess.Board, frm: int, to: int, victim: int, attacker: int) -> bool:
+    """Whether the capture from ``frm`` to ``to`` (``victim`` and ``attacker``: the piece
+    types there) loses material: the cheap tests first (a dearer piece by ``_ORDER_VALUE``
+    takes on a defended square), then the static exchange evaluation (``chess_see.see``,
+    given the pieces its callers know).  One rule for quiescence, ordering and
+    ``is_tactical``.
+    """
+    return (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim]
+            and bool(b.attackers_mask(not b.turn, to))
+            and exchange(b, to, SEE_VALUE[victim], SEE_VALUE[attacker], not b.turn,
+                         b.occupied ^ _BB[frm]) < 0)
 
 
 # The least a quiet move must give away to count as hanging its piece (``hangs_piece``), in
@@ -233,6 +290,91 @@ def _hangs(b: chess.Board, us: chess.Color, frm: int, to: int, piece: int, occup
     return False
 
 
+def _toggle(b: chess.Board, piece: int, mask: int) -> None:
+    """Flip the squares ``mask`` in ``b``'s bitboard of the piece type ``piece``."""
+    if piece == _PAWN:
+        b.pawns ^= mask
+    elif piece == chess.KNIGHT:
+        b.knights ^= mask
+    elif piece == chess.BISHOP:
+        b.bishops ^= mask
+    elif piece == chess.ROOK:
+        b.rooks ^= mask
+    elif piece == _QUEEN:
+        b.queens ^= mask
+    else:
+        b.kings ^= mask
+
+
+def _push(b: chess.Board, move: chess.Move, piece: int, victim: int | None, extra: int
+          ) -> None:
+    """``b.push(move)`` for a legal move of standard chess on a plain ``chess.Board``, with
+    what ``ChessGame.play`` already found: the moving ``piece``, the ``victim`` on the target
+    square (None: none), ``extra`` the square of a pawn taken en passant or of the rook that
+    castles (-1: neither).  The same state as python-chess's push (its board snapshot on
+    ``_stack`` for ``pop``, the move on ``move_stack``, bitboards, promoted pieces, castling
+    rights, en-passant square, clocks, turn; tests/test_chess_game.py compares every field
+    after every legal move of many positions), without its generic steps: Chess960 move
+    conversions, drops, null moves and the piece look-ups the caller has done.  A king is
+    never captured in a legal move, so python-chess's rule for that case is left out.
+    """
+    state = chess._BoardState(b)
+    if not b._stack:  # python-chess cleans the rights at a game's first push only
+        b.castling_rights = b.clean_castling_rights()
+    b.move_stack.append(move)
+    b._stack.append(state)
+    turn = b.turn
+    frm, to = move.from_square, move.to_square
+    source, target = _BB[frm], _BB[to]
+    both = source | target
+    b.ep_square = None
+    if piece == _PAWN or victim is not None:
+        b.halfmove_clock = 0
+    else:
+        b.halfmove_clock += 1
+    if not turn:
+        b.fullmove_number += 1
+    rights = b.castling_rights & ~both
+    if piece == _KING:
+        rights &= ~(chess.BB_RANK_1 if turn else chess.BB_RANK_8)
+    b.castling_rights = rights
+    occupied_co = b.occupied_co
+    promoted = b.promoted
+    if piece == _KING and extra >= 0:  # castling: king and rook move
+        rook = _BB[extra] | _BB[(frm + to) // 2]
+        b.kings ^= both
+        b.rooks ^= rook
+        occupied_co[turn] ^= both | rook
+        b.occupied ^= both | rook
+        b.promoted = promoted & ~(source | _BB[extra])
+        b.turn = not turn
+        return
+    if victim is not None:
+        _toggle(b, victim, target)
+        occupied_co[not turn] ^= target
+        b.occupied ^= source
+    elif extra >= 0:  # en passant
+        taken = _BB[extra]
+        b.pawns ^= taken
+        occupied_co[not turn] ^= taken
+        b.occupied ^= both | taken
+        promoted &= ~taken
+    else:
+        b.occupied ^= both
+        if piece == _PAWN and (frm ^ to) == 16:
+            b.ep_square = (frm + to) // 2
+    promotion = move.promotion
+    if promotion:
+        b.pawns ^= source
+        _toggle(b, promotion, target)
+    else:
+        _toggle(b, piece, both)
+    occupied_co[turn] ^= both
+    b.promoted = ((promoted & ~both) | target if promotion or promoted & source
+                  else promoted & ~both)
+    b.turn = not turn
+
+
 def _castle_key(rights: int) -> int:
     key = 0
     for sq in _CORNERS:
@@ -275,6 +417,9 @@ class ChessGame:
         self._moves: list[chess.Move] | None = None
         self._check: bool | None = None
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
+        # ``play`` updates the board itself (``_push``) only on python-chess's own Board in
+        # standard chess: a subclass may hook the push, Chess960 encodes castling otherwise.
+        self._plain = type(start) is chess.Board and not start.chess960
         if board is not None:
             for move in board.move_stack:
                 self.play(move)
@@ -314,41 +459,105 @@ class ChessGame:
         return moves
 
     def _generate(self) -> list[chess.Move]:
-        """The legal moves in python-chess's order (its ``generate_legal_moves``), with the
-        legality test done here: out of check, a pseudo-legal move is legal unless it is a
-        king step onto an attacked square, a pinned piece leaving its pin line, or an en
-        passant capture (tested by python-chess).  Most moves pass on two bit tests, where
-        python-chess's per-move test costs about as much as generating the move.
+        """The legal moves in python-chess's order (its ``generate_legal_moves``).  In check,
+        python-chess's; otherwise generated here in the order of its
+        ``generate_pseudo_legal_moves`` (pieces by from-square then to-square, both
+        descending; castling; pawn captures, single and double pushes; en passant) with the
+        legality test on the way: a king step must land on an unattacked square, a piece that
+        may be pinned keeps to its line through the king, en passant is tested by
+        python-chess.  One pass with table look-ups, where python-chess's generator calls
+        ``attacks_mask`` for every piece and yields every move to a second loop that tests it.
         """
         b = self.board
         if self.in_check():
             return list(b.generate_legal_moves())
-        return self._legal(b.generate_pseudo_legal_moves())
-
-    def _legal(self, pseudo_legal: Iterable[chess.Move]) -> list[chess.Move]:
-        """The legal ones of ``pseudo_legal`` (in order), the side to move not in check."""
-        b = self.board
         turn = b.turn
-        king = b.king(turn)
-        assert king is not None, "standard chess has a king a side"
-        blockers = b._slider_blockers(king)
-        king_bb = _BB[king]
-        ep = b.ep_square
-        pawns = b.pawns
+        them = not turn
+        ours = b.occupied_co[turn]
+        occupied = b.occupied
+        free = ~ours
+        pawns, knights = b.pawns, b.knights
+        diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
+        king = (b.kings & ours).bit_length() - 1
+        lines = _LINES[king]
+        blockers = b._slider_blockers(king)  # the pieces that may be pinned to our king
         moves: list[chess.Move] = []
         append = moves.append
-        for move in pseudo_legal:
-            frm = move.from_square
-            if frm == king:
-                to = move.to_square
-                # castling moves come with their path tested; a king step must land safely
-                if abs(to - frm) == 2 or not b.is_attacked_by(not turn, to):
-                    append(move)
-            elif move.to_square == ep and pawns & _BB[frm]:
+        # Bits are scanned highest first by hand (python-chess's ``scan_reversed`` order)
+        # in the loops that run at every node: a generator costs more than the few bits.
+        pieces = ours & ~pawns
+        while pieces:
+            frm = pieces.bit_length() - 1
+            source = _BB[frm]
+            pieces ^= source
+            if source & knights:
+                targets = _KNIGHT_ATTACKS[frm] & free
+            elif frm == king:
+                targets = _KING_ATTACKS[frm] & free
+                while targets:
+                    to = targets.bit_length() - 1
+                    targets ^= _BB[to]
+                    if not b.attackers_mask(them, to):  # is_attacked_by, without its call
+                        append(_MOVES[frm][to])
+                continue
+            else:
+                targets = _sliding(frm, source, diagonal, straight, occupied) & free
+            if blockers & source:
+                targets &= lines[frm]  # pinned, or may be: along its line through the king
+            row = _MOVES[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= _BB[to]
+                append(row[to])
+        moves.extend(b.generate_castling_moves())  # its path is tested there
+        ours_pawns = pawns & ours
+        if not ours_pawns:
+            return moves
+        theirs = b.occupied_co[them]
+        attacks = _PAWN_ATTACKS[turn]
+        empty = ~occupied
+        capturers = _pawn_capturers(turn, ours_pawns, theirs)
+        if turn:
+            single = ours_pawns << 8 & empty
+            double = single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4)
+            step = -8
+        else:
+            single = ours_pawns >> 8 & empty
+            double = single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            step = 8
+        while capturers:
+            frm = capturers.bit_length() - 1
+            capturers ^= _BB[frm]
+            targets = attacks[frm] & theirs
+            if blockers & _BB[frm]:
+                targets &= lines[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= _BB[to]
+                if _BB[to] & _BB_PROMOTION_RANKS:
+                    moves.extend(_PROMOTING[frm << 6 | to])
+                else:
+                    append(_MOVES[frm][to])
+        while single:
+            to = single.bit_length() - 1
+            single ^= _BB[to]
+            frm = to + step
+            if blockers & _BB[frm] and not lines[frm] & _BB[to]:
+                continue
+            if _BB[to] & _BB_PROMOTION_RANKS:
+                moves.extend(_PROMOTING[frm << 6 | to])
+            else:
+                append(_MOVES[frm][to])
+        while double:
+            to = double.bit_length() - 1
+            double ^= _BB[to]
+            frm = to + 2 * step
+            if not blockers & _BB[frm] or lines[frm] & _BB[to]:
+                append(_MOVES[frm][to])
+        if b.ep_square:
+            for move in b.generate_pseudo_legal_ep():
                 if b._is_safe(king, blockers, move):
                     append(move)
-            elif not blockers & _BB[frm] or _RAY(frm, move.to_square) & king_bb:
-                append(move)
         return moves
 
     def _has_move(self) -> bool:
@@ -360,12 +569,18 @@ class ChessGame:
         """
         b = self.board
         us = b.occupied_co[b.turn]
-        king = b.king(b.turn)
-        assert king is not None, "standard chess has a king a side"
+        king = (b.kings & us).bit_length() - 1
         free = ~us & chess.BB_ALL
         lines = _LINES[king]
-        for sq in chess.scan_reversed(us & ~(b.pawns | b.kings)):
-            if not lines[sq] and b.attacks_mask(sq) & free:
+        knights, occupied = b.knights, b.occupied
+        diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
+        pieces = us & ~(b.pawns | b.kings)
+        while pieces:  # highest first, as ``_generate`` scans
+            sq = pieces.bit_length() - 1
+            source = _BB[sq]
+            pieces ^= source
+            if not lines[sq] and (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
+                    sq, source, diagonal, straight, occupied)) & free:
                 return True
         # Not in check, so no slider looks through the king: a step to a square no enemy
         # piece attacks is legal; so is a push of a pawn off every line through the king.
@@ -381,6 +596,9 @@ class ChessGame:
         return next(iter(b.generate_legal_moves()), None) is not None
 
     def play(self, move: chess.Move) -> None:
+        """Play ``move`` (legal here): the key, the table sums and the board, whose update is
+        python-chess's ``push`` done here (``_push``) on a plain board of standard chess.
+        """
         b = self.board
         frm, to, promotion = move.from_square, move.to_square, move.promotion
         c = int(b.turn)
@@ -401,6 +619,8 @@ class ChessGame:
         eg += egt[placed][to]
         o = 1 - c
         irreversible = piece == _PAWN
+        victim = None
+        extra = -1  # en passant: the captured pawn's square; castling: the rook's from-square
         if b.occupied_co[o] & _BB[to]:
             victim = b.piece_type_at(to)
             assert victim is not None
@@ -410,17 +630,21 @@ class ChessGame:
             phase -= _PHASE[victim]
             irreversible = True
         elif piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
-            cap = to - 8 if c else to + 8
+            extra = cap = to - 8 if c else to + 8
             kb ^= _Z[o][_PAWN][cap]
             mg -= _MG[o][_PAWN][cap]
             eg -= _EG[o][_PAWN][cap]
         elif piece == _KING and abs(to - frm) == 2:
             rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+            extra = rook_from
             kb ^= zt[chess.ROOK][rook_from] ^ zt[chess.ROOK][rook_to]
             mg += mgt[chess.ROOK][rook_to] - mgt[chess.ROOK][rook_from]
             eg += egt[chess.ROOK][rook_to] - egt[chess.ROOK][rook_from]
         rights = b.castling_rights
-        b.push(move)
+        if self._plain:
+            _push(b, move, piece, victim, extra)
+        else:
+            b.push(move)
         if b.castling_rights != rights:
             kb ^= _castle_key(rights) ^ _castle_key(b.castling_rights)
             irreversible = True
@@ -433,7 +657,9 @@ class ChessGame:
         self._resets.append(n if irreversible else self._resets[n - 1])
 
     def undo(self) -> None:
-        self.board.pop()
+        b = self.board
+        b.move_stack.pop()  # python-chess's pop, without the call
+        b._stack.pop().restore(b)
         self._kb, self._mg, self._eg, self._phase = self._saved.pop()
         self._keys.pop()
         self._resets.pop()
@@ -539,10 +765,23 @@ class ChessGame:
     # ---- capabilities --------------------------------------------------------------------
 
     def in_check(self) -> bool:
-        """Side to move in check (cached per position)."""
+        """Side to move in check (cached per position): python-chess's ``is_check`` from the
+        attack tables in one expression, without its three calls (king, checkers, attackers);
+        kings never touch, so only knights, pawns and sliders are asked.
+        """
         check = self._check
         if check is None:
-            check = self._check = self.board.is_check()
+            b = self.board
+            turn = b.turn
+            them = b.occupied_co[not turn]
+            king = (b.kings & b.occupied_co[turn]).bit_length() - 1
+            occupied = b.occupied
+            check = self._check = bool((
+                _KNIGHT_ATTACKS[king] & b.knights | _PAWN_ATTACKS[turn][king] & b.pawns
+                | _DIAG_ATTACKS[king][_DIAG_MASKS[king] & occupied] & (b.bishops | b.queens)
+                | (_RANK_ATTACKS[king][_RANK_MASKS[king] & occupied]
+                   | _FILE_ATTACKS[king][_FILE_MASKS[king] & occupied]) & (b.rooks | b.queens)
+            ) & them)
         return check
 
     def noisy_moves(self) -> Sequence[chess.Move]:
@@ -551,27 +790,10 @@ class ChessGame:
         position changes, so ordering them costs no second exchange evaluation.
         """
         b = self.board
-        them = not b.turn
-        occ_them = b.occupied_co[them]
-        moves: list[chess.Move] = []
-        hints: list[int] = []
-        captures = (b.generate_legal_captures() if self.in_check()
-                    else self._legal(b.generate_pseudo_legal_captures()))
-        for move in captures:
-            promotion = move.promotion
-            if promotion is not None and promotion != _QUEEN:
-                continue
-            to = move.to_square
-            if not occ_them & _BB[to]:  # en passant
-                moves.append(move)
-                hints.append(109)
-                continue
-            victim = _ORDER_VALUE[b.piece_type_at(to) or _PAWN]
-            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or _PAWN]
-            if _loses_material(b, move, victim, attacker):
-                continue  # e.g. QxP on a defended square: loses material, skip in quiescence
-            moves.append(move)
-            hints.append(100 + 10 * victim - attacker + (90 if promotion else 0))
+        if self.in_check():
+            moves, hints = self._evasion_captures()
+        else:
+            moves, hints = self._captures()
         rank = chess.BB_RANK_7 if b.turn else chess.BB_RANK_2
         pushers = b.pawns & b.occupied_co[b.turn] & rank
         if pushers:
@@ -581,6 +803,120 @@ class ChessGame:
                     hints.append(190)
         self._noisy_hints = (moves, hints)
         return moves
+
+    def _evasion_captures(self) -> tuple[list[chess.Move], list[int]]:
+        """``noisy_moves``' captures and their hints in check: python-chess's legal captures
+        (rare enough that its own legality test is cheap), those that lose material left out.
+        """
+        b = self.board
+        occ_them = b.occupied_co[not b.turn]
+        moves: list[chess.Move] = []
+        hints: list[int] = []
+        for move in b.generate_legal_captures():
+            promotion = move.promotion
+            if promotion is not None and promotion != _QUEEN:
+                continue
+            to = move.to_square
+            if not occ_them & _BB[to]:  # en passant
+                moves.append(move)
+                hints.append(109)
+                continue
+            frm = move.from_square
+            victim = b.piece_type_at(to) or _PAWN
+            attacker = b.piece_type_at(frm) or _PAWN
+            if _loses_material(b, frm, to, victim, attacker):
+                continue  # e.g. QxP on a defended square: loses material, skip in quiescence
+            moves.append(move)
+            hints.append(100 + 10 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]
+                         + (90 if promotion else 0))
+        return moves, hints
+
+    def _captures(self) -> tuple[list[chess.Move], list[int]]:
+        """``noisy_moves``' captures and their hints out of check, generated here in
+        python-chess's order (``generate_pseudo_legal_captures``: pieces by from-square then
+        to-square, both descending, then pawns, then en passant) with the legality test of
+        ``_legal`` and the hints of ``_evasion_captures`` done on the way: one pass with table
+        look-ups, where python-chess's generator calls ``attacks_mask`` for every piece and
+        yields every move, and then each capture was asked its pieces again.  Under-promotions
+        are not generated (quiescence skips them); a pawn never loses material by capturing,
+        so only the pieces' captures may need an exchange evaluation.
+        """
+        b = self.board
+        turn = b.turn
+        ours = b.occupied_co[turn]
+        theirs = b.occupied_co[not turn]
+        occupied = b.occupied
+        pawns, knights, bishops, rooks, queens = b.pawns, b.knights, b.bishops, b.rooks, b.queens
+        king = (b.kings & ours).bit_length() - 1
+        king_bb = _BB[king]
+        diagonal, straight = bishops | queens, rooks | queens
+        blockers = -1  # pieces that may be pinned to our king, found at the first capture
+        moves: list[chess.Move] = []
+        hints: list[int] = []
+        pieces = ours & ~pawns  # scanned highest first by hand, as in ``_generate``
+        while pieces:
+            frm = pieces.bit_length() - 1
+            source = _BB[frm]
+            pieces ^= source
+            if source & knights:
+                targets = _KNIGHT_ATTACKS[frm] & theirs
+                attacker = chess.KNIGHT
+            elif source & king_bb:
+                targets = _KING_ATTACKS[frm] & theirs
+                attacker = _KING
+            else:
+                targets = _sliding(frm, source, diagonal, straight, occupied) & theirs
+                attacker = (_QUEEN if source & queens else chess.ROOK if source & rooks
+                            else chess.BISHOP)
+            if not targets:
+                continue
+            value = _ORDER_VALUE[attacker]
+            for to in chess.scan_reversed(targets):
+                if frm == king:
+                    if b.is_attacked_by(not turn, to):
+                        continue
+                else:
+                    if blockers < 0:
+                        blockers = b._slider_blockers(king)
+                    if blockers & source and not _RAY(frm, to) & king_bb:
+                        continue
+                victim = _piece_on(b, _BB[to])
+                if _loses_material(b, frm, to, victim, attacker):
+                    continue
+                moves.append(_MOVES[frm][to])
+                hints.append(100 + 10 * _ORDER_VALUE[victim] - value)
+        promoting = _BB_PROMOTION_RANKS
+        attacks = _PAWN_ATTACKS[turn]
+        pieces = _pawn_capturers(turn, pawns & ours, theirs)
+        while pieces:
+            frm = pieces.bit_length() - 1
+            source = _BB[frm]
+            pieces ^= source
+            targets = attacks[frm] & theirs
+            if blockers < 0:
+                blockers = b._slider_blockers(king)
+            for to in chess.scan_reversed(targets):
+                if blockers & source and not _RAY(frm, to) & king_bb:
+                    continue
+                target = _BB[to]
+                if target & promoting:
+                    moves.append(_PROMOTING[frm << 6 | to][0])  # the queen's
+                    hints.append(189 + 10 * _ORDER_VALUE[_piece_on(b, target)])
+                else:
+                    moves.append(_MOVES[frm][to])
+                    hints.append(99 + 10 * _ORDER_VALUE[_piece_on(b, target)])
+        ep = b.ep_square
+        if ep and not _BB[ep] & occupied:
+            capturers = (pawns & ours & _PAWN_ATTACKS[not turn][ep]
+                         & chess.BB_RANKS[4 if turn else 3])
+            for frm in chess.scan_reversed(capturers):
+                if blockers < 0:
+                    blockers = b._slider_blockers(king)
+                move = chess.Move(frm, ep)
+                if b._is_safe(king, blockers, move):
+                    moves.append(move)
+                    hints.append(109)
+        return moves, hints
 
     def move_id(self, move: chess.Move) -> int:
         """From-square, to-square and promotion piece as one int (``MoveIds``): python-chess's
@@ -601,8 +937,7 @@ class ChessGame:
         """
         b = self.board
         us = b.turn
-        king = b.king(not us)
-        assert king is not None, "standard chess has a king a side"
+        king = (b.kings & b.occupied_co[not us]).bit_length() - 1  # b.king, without the call
         frm, to = move.from_square, move.to_square
         piece = move.promotion or b.piece_type_at(frm)
         king_bb = _BB[king]
@@ -617,11 +952,12 @@ class ChessGame:
         else:
             direct = _LINES[to][king]  # nonzero when on a common line
         occupied = (b.occupied & ~_BB[frm]) | _BB[to]
-        emptied = _BB[frm]
+        lines = _LINES[king]
+        opened = lines[frm]  # whether the move empties a square on a line through the king
         if piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
-            captured = _BB[to - 8 if us else to + 8]
-            occupied &= ~captured
-            emptied |= captured
+            captured = to - 8 if us else to + 8
+            occupied &= ~_BB[captured]
+            opened = opened or lines[captured]
         if direct and piece not in (_PAWN, chess.KNIGHT):
             diagonal, straight = _slider_attacks(to, occupied)
             seen = (diagonal if piece == chess.BISHOP else straight if piece == chess.ROOK
@@ -629,7 +965,7 @@ class ChessGame:
             direct = seen & king_bb
         if direct:
             return True
-        if not any(_LINES[king][sq] for sq in chess.scan_forward(emptied)):
+        if not opened:
             return False  # nothing left a line through the king: no discovered check
         ours = b.occupied_co[us] & ~_BB[frm]
         diagonal, straight = _slider_attacks(king, occupied)  # what sees the king
@@ -718,12 +1054,13 @@ class ChessGame:
         for move in moves:
             to = move.to_square
             if occ_them & _BB[to]:
-                victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
-                attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-                if _loses_material(b, move, victim, attacker):
+                frm = move.from_square
+                victim = b.piece_type_at(to) or 0
+                attacker = b.piece_type_at(frm) or 0
+                if _loses_material(b, frm, to, victim, attacker):
                     hint = -1
                 else:
-                    hint = 100 + 10 * victim - attacker
+                    hint = 100 + 10 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]
                 if move.promotion == _QUEEN:
                     hint += 90
             elif move.promotion is not None:
@@ -770,9 +1107,9 @@ class ChessGame:
         if b.occupied_co[not b.turn] & _BB[to]:
             if not self.LOSING_CAPTURES_QUIET:
                 return True
-            victim = _ORDER_VALUE[b.piece_type_at(to) or 0]
-            attacker = _ORDER_VALUE[b.piece_type_at(move.from_square) or 0]
-            return not _loses_material(b, move, victim, attacker)
+            frm = move.from_square
+            return not _loses_material(b, frm, to, b.piece_type_at(to) or 0,
+                                       b.piece_type_at(frm) or 0)
         return to == b.ep_square and bool(b.pawns & _BB[move.from_square])
 
     def play_null(self) -> None:
