@@ -66,6 +66,9 @@ _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-ch
 # dataclass ``__init__`` cost more than the rest of generating the move).  Moves are values
 # (compared by their squares, never changed once made), so sharing one changes nothing.
 _MOVES = [[chess.Move(frm, to) for to in range(64)] for frm in range(64)]
+# The python-chess releases (major, minor) whose board internals ``_push`` was tested against.
+_PUSH_TESTED = tuple(int(part) for part in chess.__version__.split(".")[:2]) in {
+    (1, 10), (1, 11)}
 _PROMOTING = {frm << 6 | to: tuple(chess.Move(frm, to, piece) for piece in _PROMOTIONS)
               for frm, to in [*((f, t) for f in range(48, 56) for t in range(56, 64)),
                               *((f, t) for f in range(8, 16) for t in range(8))]
@@ -419,7 +422,10 @@ class ChessGame:
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
         # ``play`` updates the board itself (``_push``) only on python-chess's own Board in
         # standard chess: a subclass may hook the push, Chess960 encodes castling otherwise.
-        self._plain = type(start) is chess.Board and not start.chess960
+        # ``_push`` writes python-chess's private board state (``_BoardState``, ``_stack``):
+        # only on the releases its test compares field by field, else python-chess's push.
+        self._plain = (type(start) is chess.Board and not start.chess960
+                       and _PUSH_TESTED)
         if board is not None:
             for move in board.move_stack:
                 self.play(move)
@@ -658,8 +664,11 @@ class ChessGame:
 
     def undo(self) -> None:
         b = self.board
-        b.move_stack.pop()  # python-chess's pop, without the call
-        b._stack.pop().restore(b)
+        if self._plain:
+            b.move_stack.pop()  # python-chess's pop, without the call
+            b._stack.pop().restore(b)
+        else:
+            b.pop()
         self._kb, self._mg, self._eg, self._phase = self._saved.pop()
         self._keys.pop()
         self._resets.pop()
