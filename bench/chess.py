@@ -364,9 +364,11 @@ def _rounded(value: float | None) -> int | None:
 
 
 def match(command: list[str], options: dict[str, str | int | bool], label: str, games: int,
-          seconds: float, max_plies: int) -> None:
+          seconds: float, max_plies: int, first_game: int = 0) -> None:
     """Games at equal time per move, each opening with both colours; W/D/L and Elo with its
-    95 % interval (``bench.match_stats``: Wilson's interval of the mean score, in Elo).  Each
+    95 % interval (``bench.match_stats``: Wilson's interval of the mean score, in Elo).  Games
+    are numbered from ``first_game`` (its opening and colour), so that shards of one match run
+    side by side play different games.  Each
     game's record also has its moves, and our answers' wall time as a share of the movetime
     (median and maximum; ``our_late_answers``: past the movetime), from calling python-chess's
     ``play`` to its return, pipes included.
@@ -379,7 +381,7 @@ def match(command: list[str], options: dict[str, str | int | bool], label: str, 
     limit = chess.engine.Limit(time=seconds)
     start = time.perf_counter()
     try:
-        for number in range(games):
+        for number in range(first_game, first_game + games):
             opening = OPENINGS[(number // 2) % len(OPENINGS)].split()
             we_are_white = number % 2 == 0
             board = chess.Board()
@@ -498,6 +500,9 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move")
     parser.add_argument("--count", type=int, default=200, help="WAC positions")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--start-game", type=int, default=0,
+                        help="match: number of the first game (its opening and colour), for "
+                             "shards of one match run side by side")
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--aspiration", type=int, default=40)
     parser.add_argument("--opponent", choices=("sunfish", "stockfish"), default="sunfish")
@@ -510,6 +515,8 @@ def main() -> None:
                         help="endings: Stockfish's seconds per move")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.start_game < 0:
+        parser.error(f"--start-game must be at least 0, not {args.start_game}")
     emit({"bench": "machine", "cpus": os.cpu_count(), "load": load_avg(),
           "python": sys.version.split()[0], "python_chess": chess.__version__})
     if args.what in ("speed", "all"):
@@ -524,7 +531,7 @@ def main() -> None:
         elo_setting = args.elo if args.opponent == "stockfish" else None
         command, options = opponent(args.opponent, args.scratch, elo_setting)
         label = args.opponent + (f" UCI_Elo {elo_setting}" if elo_setting else "")
-        match(command, options, label, args.games, args.time, args.max_plies)
+        match(command, options, label, args.games, args.time, args.max_plies, args.start_game)
     if args.what == "endings":
         endings(args.material.split(","), args.starts, args.nodes if args.nodes else None,
                 args.time, args.defender_time, args.seed)
