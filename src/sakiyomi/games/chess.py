@@ -66,13 +66,16 @@ _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-ch
 # dataclass ``__init__`` cost more than the rest of generating the move).  Moves are values
 # (compared by their squares, never changed once made), so sharing one changes nothing.
 _MOVES = [[chess.Move(frm, to) for to in range(64)] for frm in range(64)]
-# The python-chess releases (major, minor) whose board internals ``_push`` was tested against.
-_PUSH_TESTED = tuple(int(part) for part in chess.__version__.split(".")[:2]) in {
-    (1, 10), (1, 11)}
 _PROMOTING = {frm << 6 | to: tuple(chess.Move(frm, to, piece) for piece in _PROMOTIONS)
               for frm, to in [*((f, t) for f in range(48, 56) for t in range(56, 64)),
                               *((f, t) for f in range(8, 16) for t in range(8))]
               if abs((frm & 7) - (to & 7)) <= 1}
+# A pawn's moves from one square to another by ``from << 6 | to``: its promotions onto the last
+# rank, else the one move.
+_PAWN_MOVES = [_PROMOTING.get(key, (_MOVES[key >> 6][key & 63],)) for key in range(4096)]
+# The python-chess releases (major, minor) whose board internals ``_push`` was tested against.
+_PUSH_TESTED = tuple(int(part) for part in chess.__version__.split(".")[:2]) in {
+    (1, 10), (1, 11)}
 LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no pawns on the "
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
@@ -540,20 +543,14 @@ class ChessGame:
             while targets:
                 to = targets.bit_length() - 1
                 targets ^= _BB[to]
-                if _BB[to] & _BB_PROMOTION_RANKS:
-                    moves.extend(_PROMOTING[frm << 6 | to])
-                else:
-                    append(_MOVES[frm][to])
+                moves.extend(_PAWN_MOVES[frm << 6 | to])
         while single:
             to = single.bit_length() - 1
             single ^= _BB[to]
             frm = to + step
             if blockers & _BB[frm] and not lines[frm] & _BB[to]:
                 continue
-            if _BB[to] & _BB_PROMOTION_RANKS:
-                moves.extend(_PROMOTING[frm << 6 | to])
-            else:
-                append(_MOVES[frm][to])
+            moves.extend(_PAWN_MOVES[frm << 6 | to])
         while double:
             to = double.bit_length() - 1
             double ^= _BB[to]

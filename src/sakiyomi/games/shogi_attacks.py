@@ -15,18 +15,19 @@ from __future__ import annotations
 from sakiyomi.games import shogi_facade as cs
 
 _GOLDLIKE = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1))
-_DIAGONAL = ((-1, -1), (1, -1), (-1, 1), (1, 1))
-_ORTHOGONAL = ((0, -1), (-1, 0), (1, 0), (0, 1))
-# Step moves of black's pieces as (file, rank) offsets; white's are the same turned around.
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {
+DIAGONAL = ((-1, -1), (1, -1), (-1, 1), (1, 1))
+ORTHOGONAL = ((0, -1), (-1, 0), (1, 0), (0, 1))  # the first: black's forward step
+# Step moves of black's pieces as (file, rank) offsets; white's are the same turned around
+# (also ``shogi_threats``' tables).
+STEPS: dict[int, tuple[tuple[int, int], ...]] = {
     cs.PAWN: ((0, -1),),
     cs.KNIGHT: ((-1, -2), (1, -2)),
     cs.SILVER: ((-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)),
     cs.GOLD: _GOLDLIKE, cs.PROM_PAWN: _GOLDLIKE, cs.PROM_LANCE: _GOLDLIKE,
     cs.PROM_KNIGHT: _GOLDLIKE, cs.PROM_SILVER: _GOLDLIKE,
-    cs.KING: _DIAGONAL + _ORTHOGONAL,
-    cs.HORSE: _ORTHOGONAL,
-    cs.DRAGON: _DIAGONAL,
+    cs.KING: DIAGONAL + ORTHOGONAL,
+    cs.HORSE: ORTHOGONAL,
+    cs.DRAGON: DIAGONAL,
 }
 _ORTHOGONAL_SLIDERS = (1 << cs.ROOK) | (1 << cs.DRAGON)
 _DIAGONAL_SLIDERS = (1 << cs.BISHOP) | (1 << cs.HORSE)
@@ -49,14 +50,14 @@ def _tables() -> tuple[tuple[tuple[Steps, ...], ...], tuple[tuple[Rays, ...], ..
         for target in range(81):
             file, rank = divmod(target, 9)
             masks: dict[int, int] = {}
-            for piece_type, offsets in _STEPS.items():
+            for piece_type, offsets in STEPS.items():
                 for df, dr in offsets:  # the attacker stands at target - offset
                     f, r = file - sign * df, rank - sign * dr
                     if _on_board(f, r):
                         masks[f * 9 + r] = masks.get(f * 9 + r, 0) | (1 << piece_type)
             color_steps.append(tuple(sorted(masks.items())))
             target_rays = []
-            for df, dr in _DIAGONAL + _ORTHOGONAL:
+            for df, dr in DIAGONAL + ORTHOGONAL:
                 mask = _DIAGONAL_SLIDERS if df and dr else _ORTHOGONAL_SLIDERS
                 if df == 0 and dr == sign:  # an attacker behind: a lance moving forward
                     mask |= 1 << cs.LANCE

@@ -28,6 +28,7 @@ import numpy as np
 
 from sakiyomi.compiled.bits import njit
 from sakiyomi.games import shogi_facade as cs
+from sakiyomi.games.shogi_attacks import DIAGONAL, ORTHOGONAL, STEPS
 
 KING_VALUE = 1 << 20  # a king takes only what nothing defends
 # The colour-by-colour terms of the attack maps, in order.
@@ -44,22 +45,8 @@ FEATURES = ("own largest loss", "own second loss", "enemy's largest loss",
             "zone hits by hand", "checks", "any check")
 MAX_CHECKS = 8
 
-_GOLDLIKE = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1))
-_DIAGONAL = ((-1, -1), (1, -1), (-1, 1), (1, 1))
-_ORTHOGONAL = ((0, -1), (-1, 0), (1, 0), (0, 1))
-# Black's step moves as (file, rank) offsets (black moves towards rank 0); white's turned.
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {
-    cs.PAWN: ((0, -1),),
-    cs.KNIGHT: ((-1, -2), (1, -2)),
-    cs.SILVER: ((-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)),
-    cs.GOLD: _GOLDLIKE, cs.PROM_PAWN: _GOLDLIKE, cs.PROM_LANCE: _GOLDLIKE,
-    cs.PROM_KNIGHT: _GOLDLIKE, cs.PROM_SILVER: _GOLDLIKE,
-    cs.KING: _DIAGONAL + _ORTHOGONAL,
-    cs.HORSE: _ORTHOGONAL,
-    cs.DRAGON: _DIAGONAL,
-}
 # Ray directions: 0-3 orthogonal (0: black's forward), 4-7 diagonal.
-_DIRECTIONS = _ORTHOGONAL + _DIAGONAL
+_DIRECTIONS = ORTHOGONAL + DIAGONAL
 _ORTHOGONAL_MASK, _DIAGONAL_MASK = 0x0F, 0xF0
 
 
@@ -85,7 +72,7 @@ def _tables() -> tuple[Any, Any, Any, Any]:
                 neighbours[square, k] = (file + df) * 9 + rank + dr
                 k += 1
         for color, sign in ((cs.BLACK, 1), (cs.WHITE, -1)):
-            for piece_type, offsets in _STEPS.items():
+            for piece_type, offsets in STEPS.items():
                 k = 0
                 for df, dr in offsets:
                     f, r = file + sign * df, rank + sign * dr
