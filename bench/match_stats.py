@@ -44,6 +44,7 @@ MIN_PAIRS = 8  # the SPRT decides nothing on fewer pairs: their variance means l
 VARIANCE_FLOOR = 1e-4  # all pairs alike: the variance is not 0 but unknown and small
 FILE_STRIDE = 1 << 32  # game numbers of the n-th record file start at n times this
 RESULT_SCORE = {"W": 1.0, "D": 0.5, "L": 0.0}  # a game's result letter, as a score
+CHESS_RESULT_SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}  # bench/chess.py's words
 
 
 def elo(score: float) -> float | None:
@@ -175,7 +176,8 @@ def summary(scores: Mapping[int, float], sprt: Sprt | None = None) -> dict[str, 
 
 def records_scores(lines: Iterable[str]) -> dict[int, float]:
     """The candidate's score by game number from match records: ``bench/shogi.py``'s
-    ``match-game`` lines (``game`` from 1, ``result`` W/D/L: game 1 is number 0) and
+    ``match-game`` lines (``game`` from 1, ``result`` W/D/L: game 1 is number 0),
+    ``bench/chess.py``'s ``match`` lines (``game`` from 1, ``result`` win/draw/loss) and
     ``bench/chess_selfplay.py``'s lines (``game`` from 0, ``score``).
     """
     scores: dict[int, float] = {}
@@ -188,6 +190,8 @@ def records_scores(lines: Iterable[str]) -> dict[int, float]:
             continue
         if record.get("bench") == "match-game":
             scores[int(record["game"]) - 1] = RESULT_SCORE[record["result"]]
+        elif record.get("bench") == "match" and record.get("result") in CHESS_RESULT_SCORE:
+            scores[int(record["game"]) - 1] = CHESS_RESULT_SCORE[record["result"]]
         elif record.get("bench") == "chess_selfplay" and "score" in record:
             scores[int(record["game"])] = float(record["score"])
     return scores

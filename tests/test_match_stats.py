@@ -121,6 +121,11 @@ def test_summary_and_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert printed == summary({0: 1.0, 1: 0.0, 2: 0.5, 3: 1.0, 1 << 32: 0.0}, Sprt(0, 40))
     assert (printed["games"], printed["W"], printed["D"], printed["L"]) == (5, 2, 1, 2)
     assert printed["pairs"] == [0, 0, 1, 1, 0]  # the chess file's lone game has no partner
+    # bench/chess.py's match lines (its closing summary line has no result), two shards
+    played = [json.dumps({"bench": "match", "game": n + 1, "result": word})
+              for n, word in ((0, "win"), (1, "draw"), (50, "loss"))]
+    assert records_scores([*played, json.dumps({"bench": "match", "W": 1})]) == {
+        0: 1.0, 1: 0.5, 50: 0.0}
     assert main([str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
     empty = tmp_path / "empty.jsonl"
