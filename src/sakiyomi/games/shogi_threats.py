@@ -255,3 +255,14 @@ class ThreatMaps:
         """The weighted ``FEATURES``, the side to move's view, in centipawns."""
         return int(_features(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king,
                              white_king, turn, black_drops, white_drops, checks, self.scratch))
+
+
+def _warm() -> None:
+    """Compile the evaluation's kernel now, or load it from numba's cache: on a fresh install
+    the first call compiles for about a second, which must not fall inside a search's clock
+    (``sakiyomi search shogi --time 1`` lost most of its second to it).
+    """
+    ThreatMaps((0,) * 16).score([0] * 81, 81, 81, 0, 0, 0, 0)
+
+
+_warm()

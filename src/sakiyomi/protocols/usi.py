@@ -175,13 +175,8 @@ class UsiEngine:
                                                 self.options.mate_plies)
 
     def _isready(self, _: str) -> None:
-        """``readyok``, after emptying a table cleared by ``usinewgame`` and evaluating once
-        (GUIs wait for it): the evaluation's compiled threat kernel is built on its first call
-        (about a second on a fresh install, before numba's cache holds it), which must not
-        fall inside the first move's clock.
-        """
+        """``readyok``, after emptying a table cleared by ``usinewgame`` (GUIs wait for it)."""
         self.tt.settle()
-        ShogiGame(evaluation=self.options.evaluation).evaluate()
         self.out.send("readyok")
 
     def _usinewgame(self, _: str) -> None:
