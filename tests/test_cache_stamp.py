@@ -29,7 +29,8 @@ def test_digest_follows_kernel_files_only(tmp_path: Path, monkeypatch: pytest.Mo
         _edited(tmp_path / "games" / "chess.py")  # a single-module game: no kernels
         cache_stamp.kernel_digest.cache_clear()
         assert cache_stamp.kernel_digest() == before
-        for kernel_file in ("games/othello/rules.py", "compiled/bits.py"):
+        for kernel_file in ("games/othello/rules.py", "compiled/bits.py",
+                            "games/shogi_threats.py", "games/shogi_attacks.py"):
             _edited(tmp_path / kernel_file)
             cache_stamp.kernel_digest.cache_clear()
             after = cache_stamp.kernel_digest()
@@ -40,7 +41,8 @@ def test_digest_follows_kernel_files_only(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_every_module_that_uses_numba_is_a_kernel_source() -> None:
-    """The digest leaves out the games' single modules: none of them may hold kernels."""
+    """The digest leaves out the games' single modules but ``SINGLE_MODULE_SOURCES``: no
+    other may hold kernels."""
     sources = set(cache_stamp.kernel_sources())
     package = cache_stamp.PACKAGE
     users = [path for path in package.rglob("*.py")

@@ -8,10 +8,12 @@ a benchmark measured the old move generator).  ``install`` puts locators in fron
 own for files inside this package; they keep numba's cache places and add to the stamp a
 digest of all of the package's kernel sources (``kernel_sources``), so that any change to one of
 them recompiles every cached kernel instead of mixing old and new code.  Kernel sources are
-the files of ``compiled/`` and of the game packages (``games/<name>/``: a game with kernels is
-a package); the single-module games (chess, shogi, ...) have none, so editing them keeps the
-cache.  Files outside the package (the generated search modules, which carry their own
-dependency hashes in their text, ``template._dependency_stamp``) keep numba's plain stamps.
+the files of ``compiled/``, of the game packages (``games/<name>/``: a game with kernels is a
+package) and the few single modules that hold a kernel or the tables one compiles in
+(``SINGLE_MODULE_SOURCES``: shogi's threat kernel and the step tables and piece codes it
+reads); editing any other single-module game (chess, ...) keeps the cache.  Files outside the
+package (the generated search modules, which carry their own dependency hashes in their text,
+``template._dependency_stamp``) keep numba's plain stamps.
 """
 
 from __future__ import annotations
@@ -25,13 +27,21 @@ from typing import Any
 PACKAGE = Path(__file__).resolve().parent.parent
 
 
+# Single modules of ``games/`` with @njit code (session 27: the shogi evaluation's threat
+# kernel) or with tables such code compiles in as constants.
+SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_attacks.py",
+                         "games/shogi_facade.py")
+
+
 def kernel_sources() -> list[Path]:
     """The ``.py`` files that can hold @njit code or what it reads at compile time: all of
-    ``compiled/`` and of every game package ``games/<name>/``, in a fixed order.
+    ``compiled/`` and of every game package ``games/<name>/``, and ``SINGLE_MODULE_SOURCES``,
+    in a fixed order.
     """
     games = sorted(d for d in (PACKAGE / "games").iterdir() if (d / "__init__.py").is_file())
     directories = [PACKAGE / "compiled", *games]
-    return sorted(path for d in directories for path in d.rglob("*.py"))
+    return sorted([*(path for d in directories for path in d.rglob("*.py")),
+                   *(PACKAGE / name for name in SINGLE_MODULE_SOURCES)])
 
 
 @functools.cache
