@@ -3,8 +3,9 @@
 The fitted evaluation's board terms see where pieces stand, not what they attack.  Standing
 pat at a quiet leaf then ignores a piece the opponent is about to win, or a king whose
 neighbourhood the enemy already covers.  These terms (session 27) fit fairy-stockfish's
-scores of our positions clearly better (held-out RMS 460 → ~435 of its centipawns with the
-checks count, ``bench/shogi_eval_fit.py``).  They need every square's cheapest attacker for
+scores of our positions clearly better (held-out RMS 460 → 424 of its centipawns with the
+checks count, ``bench/shogi_eval_fit.py``; self-play at 10,000 nodes +167 Elo, at byoyomi 300
++163).  They need every square's cheapest attacker for
 both sides, which a Python walk cannot afford at every evaluation (~90 µs in the experiment);
 this kernel builds both maps from the board list in one pass over the pieces.
 
