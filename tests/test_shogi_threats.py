@@ -112,6 +112,6 @@ def test_the_compiled_score_is_the_weighted_features() -> None:
         board, pieces = game.board, game.board.pieces
         features = ev.threat_features(maps, board, pieces, tables.hand_threat)
         expected = sum(w * f for w, f in zip(tables.threats, features, strict=True)) // 100
-        assert ev.threat_score(tables, maps, board, pieces) == expected
+        assert ev.threat_score(tables, maps, board, pieces, board.pieces_in_hand) == expected
         scores.add(expected)
     assert len(scores) > 40

@@ -195,7 +195,8 @@ class ShogiGame:
         if board.turn == cs.WHITE:
             score = -score
         if self._threats is not None:
-            score += ev.threat_score(tables, self._threats, board, pieces)
+            score += ev.threat_score(tables, self._threats, board, pieces,
+                                     (black_hand, white_hand))
         return score + tables.tempo - self.mate_threat_penalty(board)
 
     def mate_threat_penalty(self, board: cs.CBoard) -> int:

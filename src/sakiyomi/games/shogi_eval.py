@@ -450,11 +450,19 @@ def king_zone(tables: Tables, pieces: list[int], king: int, color: int,
             hit += 1
     if not hit:
         return 0
-    weight = 4
-    for threat, count in zip(tables.hand_threat, enemy_hand, strict=False):
+    weight = 4 + drop_weight(tables.hand_threat, enemy_hand)
+    return min(hit * tables.zone * weight // 4, ZONE_CAP)
+
+
+def drop_weight(hand_threat: tuple[int, ...], hand: list[int]) -> int:
+    """The sum of ``hand_threat`` over the kinds present in ``hand`` (what can be dropped next
+    to a king, whatever the count): the king-zone and the threat terms' hand weight.
+    """
+    weight = 0
+    for threat, count in zip(hand_threat, hand, strict=False):
         if count:
             weight += threat
-    return min(hit * tables.zone * weight // 4, ZONE_CAP)
+    return weight
 
 
 # The evaluation-time terms of ``threat_features`` (session 27), all from the side to move's
@@ -462,35 +470,32 @@ def king_zone(tables: Tables, pieces: list[int], king: int, color: int,
 THREAT_TERMS = FEATURES
 
 
-def _threat_inputs(board: cs.CBoard, hand_threat: tuple[int, ...]
-                   ) -> tuple[int, int, int, int, int, int]:
+def _threat_inputs(board: cs.CBoard, hand_threat: tuple[int, ...],
+                   hands: tuple[list[int], list[int]]) -> tuple[int, int, int, int, int, int]:
     """The kernel's inputs besides the board list: the kings' squares, the side to move, each
-    side's drop weight (the sum of ``hand_threat`` over the kinds it holds) and the side to
+    side's ``drop_weight`` (``hands``: black's and white's pieces in hand) and the side to
     move's checking moves (at most ``MAX_CHECKS``).
     """
-    drops = [0, 0]
-    for color, hand in enumerate(board.pieces_in_hand):
-        for threat, count in zip(hand_threat, hand, strict=False):
-            if count:
-                drops[color] += threat
     checks = 0
     for _ in board.check_moves:
         checks += 1
         if checks == MAX_CHECKS:
             break
     return (board.king_square(cs.BLACK), board.king_square(cs.WHITE), board.turn,
-            drops[0], drops[1], checks)
+            drop_weight(hand_threat, hands[0]), drop_weight(hand_threat, hands[1]), checks)
 
 
 def threat_features(maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
                     hand_threat: tuple[int, ...]) -> list[int]:
     """``THREAT_TERMS`` of the position (``pieces``: its board list), the side to move's view."""
-    return maps.features(pieces, *_threat_inputs(board, hand_threat))
+    return maps.features(pieces, *_threat_inputs(board, hand_threat, board.pieces_in_hand))
 
 
-def threat_score(tables: Tables, maps: ThreatMaps, board: cs.CBoard, pieces: list[int]) -> int:
+def threat_score(tables: Tables, maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
+                 hands: tuple[list[int], list[int]]) -> int:
     """The threat terms' part of the evaluation, the side to move's view: ``tables.threats``
     (hundredths of a centipawn per unit, the weights ``maps`` was made with) times
-    ``threat_features``.
+    ``threat_features`` (``hands``: the position's pieces in hand, which the evaluation has
+    already fetched from cshogi).
     """
-    return maps.score(pieces, *_threat_inputs(board, tables.hand_threat))
+    return maps.score(pieces, *_threat_inputs(board, tables.hand_threat, hands))
