@@ -918,7 +918,7 @@ class ChessGame:
             for frm in chess.scan_reversed(capturers):
                 if blockers < 0:
                     blockers = b._slider_blockers(king)
-                move = chess.Move(frm, ep)
+                move = _MOVES[frm][ep]
                 if b._is_safe(king, blockers, move):
                     moves.append(move)
                     hints.append(109)
