@@ -32,8 +32,9 @@ from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
+from sakiyomi.games.shogi_eval_kernel import BoardTerms
 from sakiyomi.games.shogi_notation import read_move
-from sakiyomi.games.shogi_threats import ThreatMaps
+from sakiyomi.games.shogi_threats import MAX_CHECKS
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
 
@@ -84,10 +85,7 @@ class ShogiGame:
             raise ValueError("mate_plies must be 0 (off), 1 or 3")
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
-        self._mobility = self.tables.mobility
-        self._zone = self.tables.zone
-        self._threats = ThreatMaps(self.tables.material, self.tables.threats) \
-            if self.tables.threats else None
+        self._terms = BoardTerms(self.tables)
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -177,27 +175,17 @@ class ShogiGame:
 
     def _full_evaluation(self) -> int:
         """The full evaluation from the side to move: the incremental score plus the terms
-        computed from the board (king danger, mobility, king zone, tempo, mate threats).
+        computed from the board (king danger, mobility, king zone, threats: one kernel call,
+        ``shogi_eval_kernel``), the tempo and the mate threat.
         """
         board = self.board
-        tables = self.tables
-        black_hand, white_hand = board.pieces_in_hand
-        score = self._score[-1] + ev.king_danger(tables, board, cs.WHITE, black_hand) \
-            - ev.king_danger(tables, board, cs.BLACK, white_hand)
-        pieces = self._board_list()
-        if self._mobility:
-            score += self._mobility * ev.slider_mobility(pieces)
-        if self._zone:
-            score += ev.king_zone(tables, pieces, board.king_square(cs.WHITE), cs.WHITE,
-                                  black_hand) \
-                - ev.king_zone(tables, pieces, board.king_square(cs.BLACK), cs.BLACK,
-                               white_hand)
-        if board.turn == cs.WHITE:
-            score = -score
-        if self._threats is not None:
-            score += ev.threat_score(tables, self._threats, board, pieces,
-                                     (black_hand, white_hand))
-        return score + tables.tempo - self.mate_threat_penalty(board)
+        turn = board.turn
+        terms = self._terms
+        checks = min(len(self._checking_moves()), MAX_CHECKS) if terms.checks_needed else 0
+        score = self._score[-1]
+        return (-score if turn else score) \
+            + terms.score(self._board_list(), board.pieces_in_hand, turn, checks) \
+            + self.tables.tempo - self.mate_threat_penalty(board)
 
     def mate_threat_penalty(self, board: cs.CBoard) -> int:
         """``Tables.mate_threat`` when the opponent would mate in one if the side to move passed
@@ -362,10 +350,17 @@ class ShogiGame:
         position's checking moves come from cshogi's generator once (a fraction of a
         microsecond) and each question is a set look-up.
         """
+        return move in self._checking_moves()
+
+    def _checking_moves(self) -> set[int]:
+        """The position's checking moves from cshogi's generator, once a position (``play``
+        and ``undo`` drop them): ``may_give_check`` and the evaluation's checks count share
+        them.
+        """
         checking = self._checking
         if checking is None:
             checking = self._checking = set(self.board.check_moves)
-        return move in checking
+        return checking
 
     def _pieces_after(self, move: int) -> list[int]:
         """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
