@@ -120,6 +120,15 @@ class ShogiGame:
             moves = self._moves = list(self.board.legal_moves)
         return moves
 
+    def _has_moves(self) -> bool:
+        """Whether the side to move has a legal move: the move list's length when it is
+        already made, else cshogi's generator's count without the moves as Python ints
+        (a third of making the list: in session 28's searches three in four of the positions
+        ``outcome`` asked about never needed their list, quiescence standing pat there).
+        """
+        moves = self._moves
+        return bool(moves) if moves is not None else len(self.board.legal_moves) > 0
+
     def play(self, move: int) -> None:
         board = self.board
         if (move >> 16) & 0xF == cs.KING and (move >> 7) & 0x7F < 81 and self._king_relative:
@@ -148,7 +157,7 @@ class ShogiGame:
         self._moves = self._pieces = self._checking = None
 
     def outcome(self) -> Outcome | None:
-        if not self.legal_moves():
+        if not self._has_moves():
             reason = "checkmate" if self.board.is_check() else "no legal moves"
             return Outcome(self.to_move.other, reason)
         board = self.board
@@ -181,7 +190,7 @@ class ShogiGame:
         board = self.board
         turn = board.turn
         terms = self._terms
-        checks = min(len(self._checking_moves()), MAX_CHECKS) if terms.checks_needed else 0
+        checks = min(self._checks_count(), MAX_CHECKS) if terms.checks_needed else 0
         score = self._score[-1]
         return (-score if turn else score) \
             + terms.score(self._board_list(), board.pieces_in_hand, turn, checks) \
@@ -354,13 +363,20 @@ class ShogiGame:
 
     def _checking_moves(self) -> set[int]:
         """The position's checking moves from cshogi's generator, once a position (``play``
-        and ``undo`` drop them): ``may_give_check`` and the evaluation's checks count share
-        them.
+        and ``undo`` drop them).
         """
         checking = self._checking
         if checking is None:
             checking = self._checking = set(self.board.check_moves)
         return checking
+
+    def _checks_count(self) -> int:
+        """How many checking moves the side to move has (the evaluation's threat terms): the
+        generator's own count, without the moves as Python ints, unless ``may_give_check``
+        already has them (in the searches of session 28 it never had at an evaluation).
+        """
+        checking = self._checking
+        return len(checking) if checking is not None else len(self.board.check_moves)
 
     def _pieces_after(self, move: int) -> list[int]:
         """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the

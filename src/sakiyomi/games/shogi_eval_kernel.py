@@ -6,7 +6,7 @@ sliders' mobility (``slider_mobility``), the king-zone pressure (``king_zone``) 
 threat terms (``shogi_eval.threat_features``, weighted as ``ThreatMaps.score``).  Each was a
 Python function of its own; computing them with separate calls took about 11 µs an
 evaluation, most of it Python walks and call overhead (session 28).  ``BoardTerms.score``
-computes them all from one byte string (the board list, both hands, the side to move and its
+computes them all from one byte array (the board list, both hands, the side to move and its
 checks) in one kernel call, to the same integer.  The Python functions stay the definitions:
 the tests compare the two on random positions.
 
@@ -177,6 +177,11 @@ class BoardTerms:
         self.scratch[ZONE_CAP_AT] = ZONE_CAP
         self.scratch[THREATS_AT] = 1 if tables.threats else 0
         self.checks_needed = bool(tables.threats)
+        # The kernel's input, written in place call after call (slice assignments into a
+        # bytearray cost half of building a bytes object and an array from it each time);
+        # ``view`` is an array over the same memory.
+        self.cells = bytearray(CHECKS_AT + 1)
+        self.view = np.frombuffer(self.cells, dtype=np.uint8)
 
     def score(self, pieces: list[int], hands: tuple[list[int], list[int]], turn: int,
               checks: int) -> int:
@@ -185,8 +190,12 @@ class BoardTerms:
         ``shogi_threats.MAX_CHECKS``; read only with the threat terms), the side to move's
         view, in centipawns.
         """
-        cells = bytes(pieces) + bytes(hands[0]) + bytes(hands[1]) + bytes((turn, checks))
-        return int(_score(np.frombuffer(cells, dtype=np.uint8), self.scratch))
+        cells = self.cells
+        cells[:HANDS_AT] = pieces
+        cells[HANDS_AT:TURN_AT] = hands[0] + hands[1]
+        cells[TURN_AT] = turn
+        cells[CHECKS_AT] = checks
+        return int(_score(self.view, self.scratch))
 
 
 def _warm() -> None:
