@@ -45,6 +45,7 @@ _LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", 
 
 _ALWAYS_PROMOTE = frozenset((cs.PAWN, cs.BISHOP, cs.ROOK))  # never better unpromoted
 PROMOTION = 1 << 14
+PROMOTION_HINT = 50  # what a promotion adds to a move's hint (move_hints)
 PROMOTED = cs.PROM_PAWN - cs.PAWN  # a piece type's promoted form is this much higher
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
@@ -278,22 +279,22 @@ class ShogiGame:
         king that are simply taken, and ranking them first cost a quarter more nodes to the
         same depth (18 positions of our own games, depth 5: first-move cut-offs 85 % → 94 %).
         """
+        capture = self._capture_hint
+        # One comprehension, the quiet moves' hint (the promotion bonus) inline: most moves
+        # are quiet, and a loop with appends cost twice as much.
+        return [capture(move) if move & 0xF00000 else (move >> 14 & 1) * PROMOTION_HINT
+                for move in moves]
+
+    def _capture_hint(self, move: int) -> int:
+        """``move_hints`` of a capture (``move`` takes a piece)."""
         value = self.tables.material
-        exchange = self._safety
-        hints = []
-        for move in moves:
-            captured = (move >> 20) & 0xF
-            hint = 0
-            if captured:
-                attacker = value[(move >> 16) & 0xF]
-                if exchange and value[captured] < attacker and self._recapturable(move):
-                    hint = -1
-                else:
-                    hint = value[captured] // 10 + 200 - attacker // 100
-            if move & PROMOTION:
-                hint += 50
-            hints.append(hint)
-        return hints
+        captured = (move >> 20) & 0xF
+        attacker = value[(move >> 16) & 0xF]
+        if self._safety and value[captured] < attacker and self._recapturable(move):
+            hint = -1
+        else:
+            hint = value[captured] // 10 + 200 - attacker // 100
+        return hint + PROMOTION_HINT if move & PROMOTION else hint
 
     def noisy_moves(self) -> list[int]:
         """Moves worth a look in quiescence: a capture of a piece at least as valuable as the
