@@ -82,3 +82,20 @@ def test_evaluate_is_the_incremental_score_plus_the_terms(name: str) -> None:
         expected = (-black if board.turn == cs.WHITE else black) + reference(tables, board) \
             + tables.tempo - game.mate_threat_penalty(board)
         assert game.evaluate() == expected, game.sfen()
+
+
+@pytest.mark.parametrize("tables", [ev.FITTED, ev.FULL, ev.KOMAWARI], ids=lambda t: t.name)
+def test_board_score_is_the_cells_and_hands(tables: ev.Tables) -> None:
+    # ``board_score`` writes ``Tables.cell`` out; here it is called piece by piece.
+    for game in POSITIONS[:60]:
+        board = game.board
+        kings = board.king_square(cs.BLACK), board.king_square(cs.WHITE)
+        total = 0
+        for square, piece in enumerate(board.pieces):
+            if piece:
+                white = piece >> 4 == cs.WHITE
+                cell = tables.cell(piece & 0xF, square, kings[white], kings[not white], white)
+                total += -cell if white else cell
+        for kind, (ours, theirs) in enumerate(zip(*board.pieces_in_hand, strict=True)):
+            total += tables.hand[kind][ours] - tables.hand[kind][theirs]
+        assert ev.board_score(tables, board) == total, game.sfen()

@@ -279,16 +279,27 @@ NEIGHBOURS = _neighbours()
 
 
 def board_score(tables: Tables, board: cs.CBoard) -> int:
-    """The incremental part (cells and hands) from black's side, computed from scratch."""
+    """The incremental part (cells and hands) from black's side, computed from scratch:
+    ``Σ_black Tables.cell − Σ_white Tables.cell`` plus the hands.  ``cell`` written out (as in
+    ``move_delta``): this rescores the board after every king move, and the method calls
+    were half of its 11 µs (session 28).
+    """
     black_king, white_king = board.king_square(cs.BLACK), board.king_square(cs.WHITE)
+    base, defend, attack = tables.base, tables.defend, tables.attack
+    black_offsets, white_offsets = OFFSET
+    black_at, white_at = black_king * 82, white_king * 82
     total = 0
     for square, piece in enumerate(board.pieces):
         if piece:
             piece_type = piece & 0xF
             if piece >> 4 == cs.BLACK:
-                total += tables.cell(piece_type, square, black_king, white_king, False)
+                total += (base[piece_type][square]
+                          + defend[piece_type][black_offsets[black_at + square]]
+                          + attack[piece_type][black_offsets[white_at + square]])
             else:
-                total -= tables.cell(piece_type, square, white_king, black_king, True)
+                total -= (base[piece_type][80 - square]
+                          + defend[piece_type][white_offsets[white_at + square]]
+                          + attack[piece_type][white_offsets[black_at + square]])
     black_hand, white_hand = board.pieces_in_hand
     hand = tables.hand
     for kind in range(7):
