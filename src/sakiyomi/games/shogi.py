@@ -360,16 +360,10 @@ class ShogiGame:
         position's checking moves come from cshogi's generator once (a fraction of a
         microsecond) and each question is a set look-up.
         """
-        return move in self._checking_moves()
-
-    def _checking_moves(self) -> set[int]:
-        """The position's checking moves from cshogi's generator, once a position (``play``
-        and ``undo`` drop them).
-        """
         checking = self._checking
         if checking is None:
             checking = self._checking = set(self.board.check_moves)
-        return checking
+        return move in checking
 
     def _checks_count(self) -> int:
         """How many checking moves the side to move has (the evaluation's threat terms): the
