@@ -33,6 +33,7 @@ from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
 from sakiyomi.games.shogi_eval_kernel import BoardTerms
+from sakiyomi.games.shogi_exchange import ATTACKED, HANGS, Exchanges
 from sakiyomi.games.shogi_notation import read_move
 from sakiyomi.games.shogi_threats import MAX_CHECKS
 from sakiyomi.inputs import shown
@@ -46,7 +47,6 @@ _LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", 
 _ALWAYS_PROMOTE = frozenset((cs.PAWN, cs.BISHOP, cs.ROOK))  # never better unpromoted
 PROMOTION = 1 << 14
 PROMOTION_HINT = 50  # what a promotion adds to a move's hint (move_hints)
-PROMOTED = cs.PROM_PAWN - cs.PAWN  # a piece type's promoted form is this much higher
 NULL = 0  # cshogi's MOVE_NONE: marks a pass (null move) in the move stack
 SUPERIOR_VALUE = 20_000  # a repetition with more pieces in hand: winning but not a mate
 EVALUATIONS = tuple(ev.EVALUATIONS)
@@ -87,6 +87,8 @@ class ShogiGame:
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
         self._terms = BoardTerms(self.tables)
+        self._exchanges = Exchanges(self.tables.material)
+        self._exchanges_of: list[int] | None = None  # the board list it was loaded from
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
             else ev.material_delta
@@ -352,7 +354,7 @@ class ShogiGame:
         """
         if move & 0xF00000:
             return False
-        return self._hangs(self._pieces_after(move), move & 0x7F, self.board.turn ^ 1)
+        return bool(self._exchange_bits(move) & HANGS)
 
     def may_give_check(self, move: int) -> bool:
         """Whether ``move`` (legal here) gives check, without playing it: exact, so a late or
@@ -372,20 +374,6 @@ class ShogiGame:
         """
         checking = self._checking
         return len(checking) if checking is not None else len(self.board.check_moves)
-
-    def _pieces_after(self, move: int) -> list[int]:
-        """A fresh board list as ``move`` (legal here, not a pass) would leave it, from the
-        position's list (fetched from cshogi once a position).
-        """
-        after = self._board_list()[:]
-        source = (move >> 7) & 0x7F
-        if source < 81:
-            after[source] = 0
-            placed = (move >> 16) & 0xF | (PROMOTED if move & PROMOTION else 0)
-        else:  # a drop: the source is 80 + the piece type, the moved-piece field 0
-            placed = source - 80
-        after[move & 0x7F] = placed | self.board.turn << 4
-        return after
 
     def _board_list(self) -> list[int]:
         """The board list of this position from cshogi, fetched once (``play`` and ``undo`` drop
@@ -410,7 +398,18 @@ class ShogiGame:
         """Whether the opponent attacks the square ``move`` goes to, once it is played (read
         off the board list the move would leave, without playing it).
         """
-        return attacked(self._pieces_after(move), move & 0x7F, self.board.turn ^ 1)
+        return bool(self._exchange_bits(move) & ATTACKED)
+
+    def _exchange_bits(self, move: int) -> int:
+        """``shogi_exchange``'s ``ATTACKED | HANGS`` bits of ``move`` (legal here, not a
+        pass), its buffer loaded with this position's board list first when it holds
+        another's (it keeps the list it was loaded from, so identity tells).
+        """
+        pieces = self._board_list()
+        if self._exchanges_of is not pieces:
+            self._exchanges.load(pieces)
+            self._exchanges_of = pieces
+        return self._exchanges.test(move, self.board.turn)
 
     # ---- mate detection (SearchShortcuts) ---------------------------------------------------
 

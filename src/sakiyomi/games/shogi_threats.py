@@ -111,7 +111,7 @@ SCRATCH = FEATURES_AT + len(FEATURES)
 
 
 @njit
-def _cheapest_attackers(pieces: Any, scratch: Any) -> None:
+def cheapest_attackers(pieces: Any, scratch: Any) -> None:
     """Fill the scratch's cheapest attackers (``CHEAPEST_AT + colour * 81 + square``) with the
     value of that colour's cheapest piece attacking the square (0: none).  The tables are
     module constants, which numba compiles in.
@@ -154,7 +154,7 @@ def _cheapest_attackers(pieces: Any, scratch: Any) -> None:
 @njit
 def threat_terms(pieces: Any, black_king: int, white_king: int, scratch: Any) -> None:
     """Write ``TERMS`` into the scratch at ``TERMS_AT`` (see the module's definitions)."""
-    _cheapest_attackers(pieces, scratch)
+    cheapest_attackers(pieces, scratch)
     for color in range(2):
         own = CHEAPEST_AT + color * 81
         enemy = CHEAPEST_AT + (1 - color) * 81
