@@ -35,6 +35,7 @@ from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
 from sakiyomi.games.shogi_eval_kernel import BoardTerms
 from sakiyomi.games.shogi_exchange import ATTACKED, HANGS, Exchanges
 from sakiyomi.games.shogi_notation import read_move
+from sakiyomi.games.shogi_rescore import Rescorer
 from sakiyomi.games.shogi_threats import MAX_CHECKS
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
@@ -88,6 +89,7 @@ class ShogiGame:
         self._safety = self.tables.safety
         self._terms = BoardTerms(self.tables)
         self._exchanges = Exchanges(self.tables.material)
+        self._rescorer = Rescorer(self.tables)
         self._exchanges_of: list[int] | None = None  # the board list it was loaded from
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
@@ -139,7 +141,8 @@ class ShogiGame:
             key = board.zobrist_hash()
             score = self._rescored.get(key)
             if score is None:
-                score = _kept(self._rescored, key, ev.board_score(self.tables, board))
+                score = _kept(self._rescored, key,
+                              self._rescorer.score(board.pieces, board.pieces_in_hand))
             self._score.append(score)
             self._keys.append(key)
         else:

@@ -107,7 +107,7 @@ class Tables:
     # What having the move is worth to the side to move (with the king-safety terms).
     tempo: int = 0
     # Weights of ``THREAT_TERMS`` in hundredths of a centipawn per unit (at evaluation time,
-    # ``threat_score``); empty: no threat terms.
+    # ``shogi_eval_kernel``); empty: no threat terms.
     threats: tuple[int, ...] = ()
 
     @property
@@ -280,9 +280,9 @@ NEIGHBOURS = _neighbours()
 
 def board_score(tables: Tables, board: cs.CBoard) -> int:
     """The incremental part (cells and hands) from black's side, computed from scratch:
-    ``Σ_black Tables.cell − Σ_white Tables.cell`` plus the hands.  ``cell`` written out (as in
-    ``move_delta``): this rescores the board after every king move, and the method calls
-    were half of its 11 µs (session 28).
+    ``Σ_black Tables.cell − Σ_white Tables.cell`` plus the hands, ``cell`` written out (as in
+    ``move_delta``).  ``ShogiGame`` rescores after king moves with the compiled same
+    (``shogi_rescore``), which the tests compare with this.
     """
     black_king, white_king = board.king_square(cs.BLACK), board.king_square(cs.WHITE)
     base, defend, attack = tables.base, tables.defend, tables.attack
