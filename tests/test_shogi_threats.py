@@ -112,6 +112,10 @@ def test_the_compiled_score_is_the_weighted_features() -> None:
         board, pieces = game.board, game.board.pieces
         features = ev.threat_features(maps, board, pieces, tables.hand_threat)
         expected = sum(w * f for w, f in zip(tables.threats, features, strict=True)) // 100
-        assert ev.threat_score(tables, maps, board, pieces, board.pieces_in_hand) == expected
+        black_hand, white_hand = board.pieces_in_hand
+        score = maps.score(pieces, board.king_square(cs.BLACK), board.king_square(cs.WHITE),
+                           board.turn, ev.drop_weight(tables.hand_threat, black_hand),
+                           ev.drop_weight(tables.hand_threat, white_hand), features[-2])
+        assert score == expected
         scores.add(expected)
     assert len(scores) > 40

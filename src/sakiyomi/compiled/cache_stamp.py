@@ -28,9 +28,11 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 
 # Single modules of ``games/`` with @njit code (session 27: the shogi evaluation's threat
-# kernel) or with tables such code compiles in as constants.
-SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_attacks.py",
-                         "games/shogi_facade.py")
+# kernel; session 28: its evaluation-time terms' kernel, the exchange tests' and the
+# rescoring's) or with tables such code compiles in as constants.
+SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_eval_kernel.py",
+                         "games/shogi_exchange.py", "games/shogi_rescore.py",
+                         "games/shogi_attacks.py", "games/shogi_facade.py")
 
 
 def kernel_sources() -> list[Path]:

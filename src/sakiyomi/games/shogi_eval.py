@@ -107,7 +107,7 @@ class Tables:
     # What having the move is worth to the side to move (with the king-safety terms).
     tempo: int = 0
     # Weights of ``THREAT_TERMS`` in hundredths of a centipawn per unit (at evaluation time,
-    # ``threat_score``); empty: no threat terms.
+    # ``shogi_eval_kernel``); empty: no threat terms.
     threats: tuple[int, ...] = ()
 
     @property
@@ -279,16 +279,27 @@ NEIGHBOURS = _neighbours()
 
 
 def board_score(tables: Tables, board: cs.CBoard) -> int:
-    """The incremental part (cells and hands) from black's side, computed from scratch."""
+    """The incremental part (cells and hands) from black's side, computed from scratch:
+    ``Σ_black Tables.cell − Σ_white Tables.cell`` plus the hands, ``cell`` written out (as in
+    ``move_delta``).  ``ShogiGame`` rescores after king moves with the compiled same
+    (``shogi_rescore``), which the tests compare with this.
+    """
     black_king, white_king = board.king_square(cs.BLACK), board.king_square(cs.WHITE)
+    base, defend, attack = tables.base, tables.defend, tables.attack
+    black_offsets, white_offsets = OFFSET
+    black_at, white_at = black_king * 82, white_king * 82
     total = 0
     for square, piece in enumerate(board.pieces):
         if piece:
             piece_type = piece & 0xF
             if piece >> 4 == cs.BLACK:
-                total += tables.cell(piece_type, square, black_king, white_king, False)
+                total += (base[piece_type][square]
+                          + defend[piece_type][black_offsets[black_at + square]]
+                          + attack[piece_type][black_offsets[white_at + square]])
             else:
-                total -= tables.cell(piece_type, square, white_king, black_king, True)
+                total -= (base[piece_type][80 - square]
+                          + defend[piece_type][white_offsets[white_at + square]]
+                          + attack[piece_type][white_offsets[black_at + square]])
     black_hand, white_hand = board.pieces_in_hand
     hand = tables.hand
     for kind in range(7):
@@ -470,32 +481,20 @@ def drop_weight(hand_threat: tuple[int, ...], hand: list[int]) -> int:
 THREAT_TERMS = FEATURES
 
 
-def _threat_inputs(board: cs.CBoard, hand_threat: tuple[int, ...],
-                   hands: tuple[list[int], list[int]]) -> tuple[int, int, int, int, int, int]:
-    """The kernel's inputs besides the board list: the kings' squares, the side to move, each
-    side's ``drop_weight`` (``hands``: black's and white's pieces in hand) and the side to
-    move's checking moves (at most ``MAX_CHECKS``).
+def threat_features(maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
+                    hand_threat: tuple[int, ...]) -> list[int]:
+    """``THREAT_TERMS`` of the position (``pieces``: its board list), the side to move's view:
+    the kernel's inputs besides the board list are the kings' squares, the side to move, each
+    side's ``drop_weight`` and the side to move's checking moves (at most ``MAX_CHECKS``).
+    The evaluation computes the same in one call with its other terms
+    (``shogi_eval_kernel``); this is the definition the fit and the tests use.
     """
     checks = 0
     for _ in board.check_moves:
         checks += 1
         if checks == MAX_CHECKS:
             break
-    return (board.king_square(cs.BLACK), board.king_square(cs.WHITE), board.turn,
-            drop_weight(hand_threat, hands[0]), drop_weight(hand_threat, hands[1]), checks)
-
-
-def threat_features(maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
-                    hand_threat: tuple[int, ...]) -> list[int]:
-    """``THREAT_TERMS`` of the position (``pieces``: its board list), the side to move's view."""
-    return maps.features(pieces, *_threat_inputs(board, hand_threat, board.pieces_in_hand))
-
-
-def threat_score(tables: Tables, maps: ThreatMaps, board: cs.CBoard, pieces: list[int],
-                 hands: tuple[list[int], list[int]]) -> int:
-    """The threat terms' part of the evaluation, the side to move's view: ``tables.threats``
-    (hundredths of a centipawn per unit, the weights ``maps`` was made with) times
-    ``threat_features`` (``hands``: the position's pieces in hand, which the evaluation has
-    already fetched from cshogi).
-    """
-    return maps.score(pieces, *_threat_inputs(board, tables.hand_threat, hands))
+    black_hand, white_hand = board.pieces_in_hand
+    return maps.features(pieces, board.king_square(cs.BLACK), board.king_square(cs.WHITE),
+                         board.turn, drop_weight(hand_threat, black_hand),
+                         drop_weight(hand_threat, white_hand), checks)

@@ -14,7 +14,7 @@ bits 16-19 the moving piece type, bits 20-23 the captured piece type.  Squares a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any, Protocol, cast
 
 from sakiyomi.inputs import parse_int, shown
@@ -36,6 +36,20 @@ MAX_MOVE_NUMBER = 2**31 - 1  # cshogi keeps an SFEN's move number in a C int
 HAND_ORDER = "PLNSGBR"  # cshogi's pieces_in_hand order: pawn, lance, knight, silver, gold, B, R
 
 
+class MoveList(Protocol):
+    """cshogi's move lists (``legal_moves``, ``check_moves``): generated in C++ when made,
+    iterated once, and sized, so a count needs no Python ints.
+    """
+
+    def __iter__(self) -> Iterator[int]:
+        """The moves, once."""
+        ...
+
+    def __len__(self) -> int:
+        """How many moves were generated."""
+        ...
+
+
 class CBoard(Protocol):
     """The part of ``cshogi.Board`` we use."""
 
@@ -45,12 +59,12 @@ class CBoard(Protocol):
         ...
 
     @property
-    def legal_moves(self) -> Iterable[int]:
+    def legal_moves(self) -> MoveList:
         """Legal moves (uchifuzume and nifu excluded, every promotion choice included)."""
         ...
 
     @property
-    def check_moves(self) -> Iterable[int]:
+    def check_moves(self) -> MoveList:
         """The legal moves that give check."""
         ...
 

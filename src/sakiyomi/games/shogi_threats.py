@@ -111,7 +111,7 @@ SCRATCH = FEATURES_AT + len(FEATURES)
 
 
 @njit
-def _cheapest_attackers(pieces: Any, scratch: Any) -> None:
+def cheapest_attackers(pieces: Any, scratch: Any) -> None:
     """Fill the scratch's cheapest attackers (``CHEAPEST_AT + colour * 81 + square``) with the
     value of that colour's cheapest piece attacking the square (0: none).  The tables are
     module constants, which numba compiles in.
@@ -152,9 +152,9 @@ def _cheapest_attackers(pieces: Any, scratch: Any) -> None:
 
 
 @njit
-def _threat_terms(pieces: Any, black_king: int, white_king: int, scratch: Any) -> None:
+def threat_terms(pieces: Any, black_king: int, white_king: int, scratch: Any) -> None:
     """Write ``TERMS`` into the scratch at ``TERMS_AT`` (see the module's definitions)."""
-    _cheapest_attackers(pieces, scratch)
+    cheapest_attackers(pieces, scratch)
     for color in range(2):
         own = CHEAPEST_AT + color * 81
         enemy = CHEAPEST_AT + (1 - color) * 81
@@ -198,13 +198,13 @@ def _threat_terms(pieces: Any, black_king: int, white_king: int, scratch: Any) -
 
 
 @njit
-def _features(pieces: Any, black_king: int, white_king: int, turn: int, black_drops: int,
-              white_drops: int, checks: int, scratch: Any) -> int:
+def weighted_features(pieces: Any, black_king: int, white_king: int, turn: int,
+                      black_drops: int, white_drops: int, checks: int, scratch: Any) -> int:
     """Write ``TERMS`` and ``FEATURES`` into the scratch (``black_drops`` / ``white_drops``:
     each side's drop weight, ``checks``: the side to move's checking moves, already capped)
     and return ``Σ weights × FEATURES // 100`` (weights in hundredths of a centipawn a unit).
     """
-    _threat_terms(pieces, black_king, white_king, scratch)
+    threat_terms(pieces, black_king, white_king, scratch)
     own = TERMS_AT + (0 if turn == 0 else 3)
     enemy = TERMS_AT + (3 if turn == 0 else 0)
     zone = scratch[TERMS_AT + 7] - scratch[TERMS_AT + 6]
@@ -241,8 +241,8 @@ class ThreatMaps:
         """``TERMS`` for the board list ``pieces`` with the kings on the given squares (81:
         none).
         """
-        _threat_terms(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king, white_king,
-                      self.scratch)
+        threat_terms(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king, white_king,
+                     self.scratch)
         return list(self.scratch[TERMS_AT:TERMS_AT + len(TERMS)].tolist())
 
     def features(self, pieces: list[int], black_king: int, white_king: int, turn: int,
@@ -254,8 +254,9 @@ class ThreatMaps:
     def score(self, pieces: list[int], black_king: int, white_king: int, turn: int,
               black_drops: int, white_drops: int, checks: int) -> int:
         """The weighted ``FEATURES``, the side to move's view, in centipawns."""
-        return int(_features(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king,
-                             white_king, turn, black_drops, white_drops, checks, self.scratch))
+        return int(weighted_features(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king,
+                                     white_king, turn, black_drops, white_drops, checks,
+                                     self.scratch))
 
 
 def _warm() -> None:

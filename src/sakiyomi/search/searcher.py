@@ -463,6 +463,12 @@ class Searcher(Generic[M]):
         prune_evasions = evasion_limit > 0 or hanging_evasions
         # Read only when prune_evasions, which needs the test.
         evasion_tactical = cast(Callable[[M], bool], is_tactical)
+        # Quiet moves that cannot give check are skipped unplayed at futile and late nodes
+        # (step 5) when the game says which moves check (``QuietChecks``); the two tests are
+        # read only then.
+        unplayed_skips = may_check is not None and is_tactical is not None
+        skip_tactical = cast(Callable[[M], bool], is_tactical)
+        skip_check = cast(Callable[[M], bool], may_check)
         empty = cast(tuple[M, ...], _EMPTY)
         top = MAX_PLY - 1
         path_push = path.push
@@ -710,9 +716,20 @@ class Searcher(Generic[M]):
             new_depth = depth - 1  # and no reduction: selective search sets both per move
             reduction = 0
             frontier = inline_leaves and new_depth <= 0
+            # At a futile node from the second move on, or from the ``late``-th (late-move
+            # pruning), a quiet move the game says cannot give check is skipped unplayed,
+            # here rather than in ``play_selective`` (most moves of shogi's futile and late
+            # nodes: the call was a tenth of a search's time, session 28); 0: none.
+            doomed_from = (1 if futile is not None else late) if unplayed_skips else 0
             for i in range(len(moves)):
                 move = moves[i]
                 if selective:  # extensions and reductions; plays the move unless futile
+                    if doomed_from and i >= doomed_from and not skip_tactical(move) \
+                            and not skip_check(move):
+                        horizon = True  # skipped: what playing it would have found below
+                        if futile is not None and futile > best:  # a bound, as below
+                            best = futile
+                        continue
                     if evading and best > -WIN_BOUND:
                         hanging = True
                         evading = False
@@ -931,21 +948,20 @@ class Searcher(Generic[M]):
             late quiet move whose reduced child depth is at most ``history_pruning_depth`` and
             whose history credit is below ``history_pruning_credit`` is skipped: a skipped move
             is taken back and None returned.  A quiet move that would be skipped at a futile
-            or late node and that the game says cannot give check (``QuietChecks``), and a
-            move the game says hangs its piece where hanging-move pruning is on
-            (``HangingBeforePlay``), are not played at all: the same tree, without their play
-            and undo (about half of the moves played at chess's futile and late nodes, four
-            in five of those played in shogi's main search).
+            or late node and that the game says cannot give check (``QuietChecks``) never
+            comes here (the loop of step 5 skips it), and a move the game says hangs its
+            piece where hanging-move pruning is on (``HangingBeforePlay``) is not played: the
+            same tree, without their play and undo (about half of the moves played at
+            chess's futile and late nodes, four in five of those played in shogi's main
+            search).
             """
             nonlocal horizon
             assert checks is not None
             quiet = tactical is not None and not tactical.is_tactical(move)
             # At a futile node, or from the ``late``-th move on, a quiet move after the first
-            # is skipped unless it gives check.
+            # is skipped unless it gives check (unplayed by the loop of step 5 when the game
+            # says which moves check: then a doomed move here checks).
             doomed = quiet and i > 0 and (futile is not None or bool(late and i >= late))
-            if doomed and may_check is not None and not may_check(move):
-                horizon = True  # skipped unplayed: what playing it would have found below
-                return None
             tested = False  # whether the hanging test is already answered (no)
             if hanging and i > 0 and hangs_before is not None:
                 if hangs_before(move):
