@@ -584,3 +584,34 @@ def test_moves_are_named_in_san_beside_uci_where_people_read_them() -> None:
     for move in game.legal_moves():  # every name reads back to its move
         assert game.move_from_text(game.move_name(move)) == move
     assert shown_move(load("connect4", "44"), 3) == "4"  # a game without names: its notation
+
+
+def _sparse_boards(count: int, seed: int) -> list[chess.Board]:
+    """Valid positions of two kings and up to five random pieces, White to move, not in check:
+    many of them stalemates or with only pinned or blocked pieces."""
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 7)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:2 + rng.randint(0, 5)]:
+            board.set_piece_at(square, chess.Piece(rng.randint(1, 5), rng.random() < 0.4))
+        if board.is_valid() and not board.is_check():
+            boards.append(board)
+    return boards
+
+
+def test_has_move_equals_python_chess_any_legal_move() -> None:
+    # _has_move decides most positions from bitboards (unpinnable pawn pushes, pieces off the
+    # king's lines): python-chess's answer on sampled and sparse positions, stalemates among them
+    stalemates = 0
+    boards = _sampled_boards(1500, seed=33) + _sparse_boards(3000, seed=34)
+    for board in boards + [chess.Board(fen) for fen in STALEMATES]:
+        if board.is_check():
+            continue
+        expected = any(True for _ in board.legal_moves)
+        assert ChessGame(board)._has_move() == expected, board.fen()
+        stalemates += not expected
+    assert stalemates > 10

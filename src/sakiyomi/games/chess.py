@@ -55,6 +55,9 @@ _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _RAY = chess.ray
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+# [king]: the squares on some line (rank, file, diagonal) through the square ``king``: a piece
+# elsewhere cannot be pinned to a king there.
+_ON_LINES = [sum(_BB[sq] for sq in range(64) if _LINES[king][sq]) for king in range(64)]
 _KNIGHT_ATTACKS, _KING_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
 _DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
 _RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
@@ -564,37 +567,38 @@ class ChessGame:
         return moves
 
     def _has_move(self) -> bool:
-        """Whether the side to move, not in check, has a legal move: a piece other than king
-        and pawn off every line through its king (so not pinned) that can go somewhere has
-        one (the usual case, decided without generating moves), and so has a king step to an
-        unattacked square or an unpinned pawn's push; otherwise python-chess's generator is
-        asked for one.
+        """Whether the side to move, not in check, has a legal move.  A piece off every line
+        through its king cannot be pinned, so the usual cases are decided without generating
+        moves: such a pawn with an empty square ahead (one bitboard test for all of them),
+        such a knight, bishop, rook or queen that can go somewhere, a king step to an
+        unattacked square; otherwise python-chess's generator is asked for one.  Only the
+        answer matters, so the cheapest test goes first.
         """
         b = self.board
-        us = b.occupied_co[b.turn]
+        turn = b.turn
+        us = b.occupied_co[turn]
         king = (b.kings & us).bit_length() - 1
+        unpinnable = us & ~_ON_LINES[king]
+        occupied = b.occupied
+        pushers = b.pawns & unpinnable
+        if (pushers << 8 if turn else pushers >> 8) & ~occupied & chess.BB_ALL:
+            return True
         free = ~us & chess.BB_ALL
-        lines = _LINES[king]
-        knights, occupied = b.knights, b.occupied
+        knights = b.knights
         diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
-        pieces = us & ~(b.pawns | b.kings)
+        pieces = unpinnable & ~(b.pawns | b.kings)
         while pieces:  # highest first, as ``_generate`` scans
             sq = pieces.bit_length() - 1
             source = _BB[sq]
             pieces ^= source
-            if not lines[sq] and (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
+            if (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
                     sq, source, diagonal, straight, occupied)) & free:
                 return True
         # Not in check, so no slider looks through the king: a step to a square no enemy
-        # piece attacks is legal; so is a push of a pawn off every line through the king.
-        them = not b.turn
+        # piece attacks is legal.
+        them = not turn
         for to in chess.scan_reversed(chess.BB_KING_ATTACKS[king] & free):
             if not b.is_attacked_by(them, to):
-                return True
-        pawns = b.pawns & us
-        ahead = (pawns << 8 if b.turn else pawns >> 8) & ~b.occupied & chess.BB_ALL
-        for to in chess.scan_reversed(ahead):
-            if not lines[to - 8 if b.turn else to + 8]:
                 return True
         return next(iter(b.generate_legal_moves()), None) is not None
 
