@@ -34,7 +34,7 @@ from sakiyomi.games.chess import (
     _piece_on,
     from_position,
 )
-from sakiyomi.games.chess_see import see
+from sakiyomi.games.chess_see import SEE_VALUE, exchange, see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
 
@@ -615,3 +615,71 @@ def test_has_move_equals_python_chess_any_legal_move() -> None:
         assert ChessGame(board)._has_move() == expected, board.fen()
         stalemates += not expected
     assert stalemates > 10
+
+
+def _reference_exchange(board: chess.Board, to: int, victim: int, capturer: int,
+                        side: chess.Color, occupied: int) -> int:
+    """The exchange value as ``exchange`` defines it, over python-chess's ``attackers_mask``
+    and ``piece_type_at``: each side takes with its least valuable attacker (the lowest
+    square among equals) on the emptied board; the speculative gains stop once neither side
+    would go on (which keeps the sign of the textbook value, not always its size), then are
+    folded back."""
+    gains = [victim]
+    on_square = capturer
+    while True:
+        attackers = board.attackers_mask(side, to, occupied) & occupied
+        if not attackers:
+            break
+        square = min(chess.scan_forward(attackers),
+                     key=lambda sq: (SEE_VALUE[board.piece_type_at(sq) or 0], sq))
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break
+        on_square = SEE_VALUE[board.piece_type_at(square) or 0]
+        occupied &= ~chess.BB_SQUARES[square]
+        side = not side
+    value = gains[-1]
+    for gain in reversed(gains[:-1]):
+        value = min(gain, -value)
+    return value
+
+
+def _textbook_exchange(board: chess.Board, to: int, victim: int, capturer: int,
+                       side: chess.Color, occupied: int) -> int:
+    """The textbook recursion: the capture gains ``victim`` less what ``side`` then gains by
+    recapturing with its least valuable attacker, if that gains anything."""
+    attackers = board.attackers_mask(side, to, occupied) & occupied
+    if not attackers:
+        return victim
+    square = min(chess.scan_forward(attackers),
+                 key=lambda sq: (SEE_VALUE[board.piece_type_at(sq) or 0], sq))
+    taker = SEE_VALUE[board.piece_type_at(square) or 0]
+    reply = _textbook_exchange(board, to, capturer, taker, not side,
+                               occupied & ~chess.BB_SQUARES[square])
+    return victim - max(0, reply)
+
+
+def test_exchange_equals_the_reference_and_the_textbook_sign() -> None:
+    # exchange reads the attack tables itself: the reference's value on every capture of
+    # sampled positions, and with a further piece lifted off the board (x-rays); its sign
+    # (all that a losing capture's test asks) is the textbook recursion's
+    rng = random.Random(35)
+    values: set[int] = set()
+    for board in _sampled_boards(1000, seed=35):
+        for move in board.generate_pseudo_legal_captures():
+            if board.is_en_passant(move):
+                continue
+            frm, to = move.from_square, move.to_square
+            victim = SEE_VALUE[board.piece_type_at(to) or 0]
+            capturer = SEE_VALUE[board.piece_type_at(frm) or 0]
+            occupied = board.occupied & ~chess.BB_SQUARES[frm]
+            lifted = occupied & ~chess.BB_SQUARES[rng.choice(
+                [sq for sq in chess.scan_forward(occupied) if sq != to])]
+            for occ in (occupied, lifted):
+                value = exchange(board, to, victim, capturer, not board.turn, occ)
+                args = (board, to, victim, capturer, not board.turn, occ)
+                assert value == _reference_exchange(*args), (board.fen(), move)
+                textbook = _textbook_exchange(*args)
+                assert (value < 0) == (textbook < 0), (board.fen(), move)
+                values.add(value)
+    assert len(values) > 20  # wins, losses and even trades of many kinds occurred
