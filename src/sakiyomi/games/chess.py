@@ -52,7 +52,6 @@ from sakiyomi.games.chess_terms import (
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
-_RAY = chess.ray
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 # [king]: the squares on some line (rank, file, diagonal) through the square ``king``: a piece
@@ -528,7 +527,8 @@ class ChessGame:
                 to = targets.bit_length() - 1
                 targets ^= _BB[to]
                 append(row[to])
-        moves.extend(b.generate_castling_moves())  # its path is tested there
+        if b.castling_rights & (chess.BB_RANK_1 if turn else chess.BB_RANK_8):
+            moves.extend(b.generate_castling_moves())  # its path is tested there
         ours_pawns = pawns & ours
         if not ours_pawns:
             return moves
@@ -888,16 +888,19 @@ class ChessGame:
             if not targets:
                 continue
             value = _ORDER_VALUE[attacker]
-            for to in chess.scan_reversed(targets):
+            while targets:
+                to = targets.bit_length() - 1
+                target = _BB[to]
+                targets ^= target
                 if frm == king:
                     if b.is_attacked_by(not turn, to):
                         continue
                 else:
                     if blockers < 0:
                         blockers = b._slider_blockers(king)
-                    if blockers & source and not _RAY(frm, to) & king_bb:
+                    if blockers & source and not _LINES[frm][to] & king_bb:
                         continue
-                victim = _piece_on(b, _BB[to])
+                victim = _piece_on(b, target)
                 if _loses_material(b, frm, to, victim, attacker):
                     continue
                 moves.append(_MOVES[frm][to])
@@ -912,10 +915,12 @@ class ChessGame:
             targets = attacks[frm] & theirs
             if blockers < 0:
                 blockers = b._slider_blockers(king)
-            for to in chess.scan_reversed(targets):
-                if blockers & source and not _RAY(frm, to) & king_bb:
-                    continue
+            while targets:
+                to = targets.bit_length() - 1
                 target = _BB[to]
+                targets ^= target
+                if blockers & source and not _LINES[frm][to] & king_bb:
+                    continue
                 if target & promoting:
                     moves.append(_PROMOTING[frm << 6 | to][0])  # the queen's
                     hints.append(189 + 10 * _ORDER_VALUE[_piece_on(b, target)])
