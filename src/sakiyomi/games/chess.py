@@ -53,6 +53,7 @@ _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
+_BETWEEN = [[chess.between(a, b) for b in range(64)] for a in range(64)]  # chess.between
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 # [king]: the squares on some line (rank, file, diagonal) through the square ``king``: a piece
 # elsewhere cannot be pinned to a king there.
@@ -246,13 +247,17 @@ _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 def _pinned(king: int, occupied: int, diagonal: int, straight: int, theirs: int) -> int:
     """The pieces of ``theirs`` pinned to ``king`` by the sliders ``diagonal`` (bishops,
     queens) and ``straight`` (rooks, queens) under the occupancy ``occupied``: the one piece
-    between a slider on the king's line and the king.
+    between a slider on the king's line and the king.  With the other side's sliders and the
+    king's own pieces, python-chess's ``_slider_blockers`` (the move generators' pin test).
     """
-    snipers = (chess.BB_DIAG_ATTACKS[king][0] & diagonal
-               | (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & straight)
+    snipers = (_DIAG_ATTACKS[king][0] & diagonal
+               | (_RANK_ATTACKS[king][0] | _FILE_ATTACKS[king][0]) & straight)
+    lines = _BETWEEN[king]
     pinned = 0
-    for sniper in chess.scan_reversed(snipers):
-        between = chess.between(king, sniper) & occupied
+    while snipers:
+        sniper = snipers.bit_length() - 1
+        snipers ^= _BB[sniper]
+        between = lines[sniper] & occupied
         if between and not between & (between - 1) and between & theirs:
             pinned |= between
     return pinned
@@ -498,7 +503,9 @@ class ChessGame:
         diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
         king = (b.kings & ours).bit_length() - 1
         lines = _LINES[king]
-        blockers = b._slider_blockers(king)  # the pieces that may be pinned to our king
+        theirs = b.occupied_co[them]
+        # the pieces that may be pinned to our king
+        blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs, ours)
         moves: list[chess.Move] = []
         append = moves.append
         # Bits are scanned highest first by hand (python-chess's ``scan_reversed`` order)
@@ -532,7 +539,6 @@ class ChessGame:
         ours_pawns = pawns & ours
         if not ours_pawns:
             return moves
-        theirs = b.occupied_co[them]
         attacks = _PAWN_ATTACKS[turn]
         empty = ~occupied
         capturers = _pawn_capturers(turn, ours_pawns, theirs)
@@ -897,7 +903,8 @@ class ChessGame:
                         continue
                 else:
                     if blockers < 0:
-                        blockers = b._slider_blockers(king)
+                        blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                          ours)
                     if blockers & source and not _LINES[frm][to] & king_bb:
                         continue
                 victim = _piece_on(b, target)
@@ -914,7 +921,8 @@ class ChessGame:
             pieces ^= source
             targets = attacks[frm] & theirs
             if blockers < 0:
-                blockers = b._slider_blockers(king)
+                blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                  ours)
             while targets:
                 to = targets.bit_length() - 1
                 target = _BB[to]
@@ -933,7 +941,8 @@ class ChessGame:
                          & chess.BB_RANKS[4 if turn else 3])
             for frm in chess.scan_reversed(capturers):
                 if blockers < 0:
-                    blockers = b._slider_blockers(king)
+                    blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                      ours)
                 move = _MOVES[frm][ep]
                 if b._is_safe(king, blockers, move):
                     moves.append(move)
