@@ -701,3 +701,34 @@ def test_pinned_pieces_equal_python_chess_slider_blockers() -> None:
             assert got == board._slider_blockers(king), board.fen()
             pins += bool(got)
     assert pins > 100
+
+
+def test_evasions_equal_python_chess_move_for_move() -> None:
+    # in check the adapter filters python-chess's evasions itself: same moves, same order, on
+    # positions in check along random games that favour checks (double checks, pinned
+    # defenders and en-passant answers among them)
+    rng = random.Random(37)
+    seen = {"double": 0, "pinned": 0, "en passant": 0}
+    boards: list[chess.Board] = []
+    while len(boards) < 1500:
+        board = chess.Board()
+        for _ in range(rng.randint(1, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            checks = [m for m in moves if board.gives_check(m)]
+            board.push(rng.choice(checks if checks and rng.random() < 0.5 else moves))
+            if board.is_check():
+                boards.append(board.copy())
+    # a checking pawn that just moved two squares: taken en passant, or not by a pinned pawn
+    boards += [chess.Board("7k/8/8/3pP3/4K3/8/8/8 w - d6 0 2"),
+               chess.Board("4r2k/8/8/3pP3/4K3/8/8/8 w - d6 0 2")]
+    for board in boards:
+        expected = list(board.generate_legal_moves())
+        assert ChessGame(board).legal_moves() == expected, board.fen()
+        king = board.king(board.turn)
+        assert king is not None
+        seen["double"] += len(board.checkers()) > 1
+        seen["pinned"] += bool(board._slider_blockers(king))
+        seen["en passant"] += any(board.is_en_passant(m) for m in expected)
+    assert all(seen.values()), seen

@@ -493,7 +493,7 @@ class ChessGame:
         """
         b = self.board
         if self.in_check():
-            return list(b.generate_legal_moves())
+            return self._evasions()
         turn = b.turn
         them = not turn
         ours = b.occupied_co[turn]
@@ -577,6 +577,57 @@ class ChessGame:
             for move in b.generate_pseudo_legal_ep():
                 if b._is_safe(king, blockers, move):
                     append(move)
+        return moves
+
+    def _evasions(self) -> list[chess.Move]:
+        """The legal moves in check, in python-chess's order (its ``generate_legal_moves``
+        over ``_generate_evasions``): the king's steps off the checking sliders' lines to
+        squares no enemy piece attacks, then against a single checker the other pieces'
+        captures of it and blocks (python-chess's pseudo-legal generator aimed at those
+        squares; a piece that may be pinned keeps to its line through the king, en passant
+        is tested by python-chess), then en passant of a checking pawn that just moved.
+        The legality test here, where python-chess's asks every move whether it castles
+        and whether it takes en passant.
+        """
+        b = self.board
+        turn = b.turn
+        them = not turn
+        ours = b.occupied_co[turn]
+        king = (b.kings & ours).bit_length() - 1
+        checkers = b.attackers_mask(them, king)
+        sliders = checkers & (b.bishops | b.rooks | b.queens)
+        off = ~ours
+        while sliders:  # the squares behind the king on a checking slider's line
+            sq = sliders.bit_length() - 1
+            sliders ^= _BB[sq]
+            off &= ~_LINES[king][sq] | _BB[sq]
+        moves: list[chess.Move] = []
+        targets = _KING_ATTACKS[king] & off
+        row = _MOVES[king]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB[to]
+            if not b.attackers_mask(them, to):
+                moves.append(row[to])
+        if checkers & (checkers - 1):
+            return moves  # double check: only the king moves
+        checker = checkers.bit_length() - 1
+        target = _BETWEEN[king][checker] | checkers
+        theirs = b.occupied_co[them]
+        blockers = _pinned(king, b.occupied, (b.bishops | b.queens) & theirs,
+                           (b.rooks | b.queens) & theirs, ours)
+        ep = b.ep_square
+        for move in b.generate_pseudo_legal_moves(~b.kings, target):
+            frm = move.from_square
+            if move.to_square == ep and b.pawns & _BB[frm]:
+                if b._is_safe(king, blockers, move):  # en passant
+                    moves.append(move)
+            elif not blockers & _BB[frm] or _LINES[frm][move.to_square] & _BB[king]:
+                moves.append(move)
+        if ep is not None and not _BB[ep] & target and ep + (-8 if turn else 8) == checker:
+            for move in b.generate_pseudo_legal_ep():
+                if b._is_safe(king, blockers, move):
+                    moves.append(move)
         return moves
 
     def _has_move(self) -> bool:
