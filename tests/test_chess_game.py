@@ -32,9 +32,10 @@ from sakiyomi.games.chess import (
     _loses_material,
     _pawn_capturers,
     _piece_on,
+    _pinned,
     from_position,
 )
-from sakiyomi.games.chess_see import see
+from sakiyomi.games.chess_see import SEE_VALUE, exchange, see
 from sakiyomi.search.perft import perft
 from tests.chess_support import epd_lines
 
@@ -584,3 +585,150 @@ def test_moves_are_named_in_san_beside_uci_where_people_read_them() -> None:
     for move in game.legal_moves():  # every name reads back to its move
         assert game.move_from_text(game.move_name(move)) == move
     assert shown_move(load("connect4", "44"), 3) == "4"  # a game without names: its notation
+
+
+def _sparse_boards(count: int, seed: int) -> list[chess.Board]:
+    """Valid positions of two kings and up to five random pieces, White to move, not in check:
+    many of them stalemates or with only pinned or blocked pieces."""
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 7)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for square in squares[2:2 + rng.randint(0, 5)]:
+            board.set_piece_at(square, chess.Piece(rng.randint(1, 5), rng.random() < 0.4))
+        if board.is_valid() and not board.is_check():
+            boards.append(board)
+    return boards
+
+
+def test_has_move_equals_python_chess_any_legal_move() -> None:
+    # _has_move decides most positions from bitboards (unpinnable pawn pushes, pieces off the
+    # king's lines): python-chess's answer on sampled and sparse positions, stalemates among them
+    stalemates = 0
+    boards = _sampled_boards(1500, seed=33) + _sparse_boards(3000, seed=34)
+    for board in boards + [chess.Board(fen) for fen in STALEMATES]:
+        if board.is_check():
+            continue
+        expected = any(True for _ in board.legal_moves)
+        assert ChessGame(board)._has_move() == expected, board.fen()
+        stalemates += not expected
+    assert stalemates > 10
+
+
+def _reference_exchange(board: chess.Board, to: int, victim: int, capturer: int,
+                        side: chess.Color, occupied: int) -> int:
+    """The exchange value as ``exchange`` defines it, over python-chess's ``attackers_mask``
+    and ``piece_type_at``: each side takes with its least valuable attacker (the lowest
+    square among equals) on the emptied board; the speculative gains stop once neither side
+    would go on (which keeps the sign of the textbook value, not always its size), then are
+    folded back."""
+    gains = [victim]
+    on_square = capturer
+    while True:
+        attackers = board.attackers_mask(side, to, occupied) & occupied
+        if not attackers:
+            break
+        square = min(chess.scan_forward(attackers),
+                     key=lambda sq: (SEE_VALUE[board.piece_type_at(sq) or 0], sq))
+        gains.append(on_square - gains[-1])
+        if max(-gains[-2], gains[-1]) < 0:
+            break
+        on_square = SEE_VALUE[board.piece_type_at(square) or 0]
+        occupied &= ~chess.BB_SQUARES[square]
+        side = not side
+    value = gains[-1]
+    for gain in reversed(gains[:-1]):
+        value = min(gain, -value)
+    return value
+
+
+def _textbook_exchange(board: chess.Board, to: int, victim: int, capturer: int,
+                       side: chess.Color, occupied: int) -> int:
+    """The textbook recursion: the capture gains ``victim`` less what ``side`` then gains by
+    recapturing with its least valuable attacker, if that gains anything."""
+    attackers = board.attackers_mask(side, to, occupied) & occupied
+    if not attackers:
+        return victim
+    square = min(chess.scan_forward(attackers),
+                 key=lambda sq: (SEE_VALUE[board.piece_type_at(sq) or 0], sq))
+    taker = SEE_VALUE[board.piece_type_at(square) or 0]
+    reply = _textbook_exchange(board, to, capturer, taker, not side,
+                               occupied & ~chess.BB_SQUARES[square])
+    return victim - max(0, reply)
+
+
+def test_exchange_equals_the_reference_and_the_textbook_sign() -> None:
+    # exchange reads the attack tables itself: the reference's value on every capture of
+    # sampled positions, and with a further piece lifted off the board (x-rays); its sign
+    # (all that a losing capture's test asks) is the textbook recursion's
+    rng = random.Random(35)
+    values: set[int] = set()
+    for board in _sampled_boards(1000, seed=35):
+        for move in board.generate_pseudo_legal_captures():
+            if board.is_en_passant(move):
+                continue
+            frm, to = move.from_square, move.to_square
+            victim = SEE_VALUE[board.piece_type_at(to) or 0]
+            capturer = SEE_VALUE[board.piece_type_at(frm) or 0]
+            occupied = board.occupied & ~chess.BB_SQUARES[frm]
+            lifted = occupied & ~chess.BB_SQUARES[rng.choice(
+                [sq for sq in chess.scan_forward(occupied) if sq != to])]
+            for occ in (occupied, lifted):
+                value = exchange(board, to, victim, capturer, not board.turn, occ)
+                args = (board, to, victim, capturer, not board.turn, occ)
+                assert value == _reference_exchange(*args), (board.fen(), move)
+                textbook = _textbook_exchange(*args)
+                assert (value < 0) == (textbook < 0), (board.fen(), move)
+                values.add(value)
+    assert len(values) > 20  # wins, losses and even trades of many kinds occurred
+
+
+def test_pinned_pieces_equal_python_chess_slider_blockers() -> None:
+    # the generators' pin test is _pinned with the enemy's sliders and our pieces: python-chess's
+    # _slider_blockers (which they called before) for both kings of sampled positions
+    pins = 0
+    for board in _sampled_boards(2000, seed=36):
+        for color in chess.COLORS:
+            king = board.king(color)
+            assert king is not None
+            theirs, ours = board.occupied_co[not color], board.occupied_co[color]
+            got = _pinned(king, board.occupied, (board.bishops | board.queens) & theirs,
+                          (board.rooks | board.queens) & theirs, ours)
+            board.turn = color
+            assert got == board._slider_blockers(king), board.fen()
+            pins += bool(got)
+    assert pins > 100
+
+
+def test_evasions_equal_python_chess_move_for_move() -> None:
+    # in check the adapter filters python-chess's evasions itself: same moves, same order, on
+    # positions in check along random games that favour checks (double checks, pinned
+    # defenders and en-passant answers among them)
+    rng = random.Random(37)
+    seen = {"double": 0, "pinned": 0, "en passant": 0}
+    boards: list[chess.Board] = []
+    while len(boards) < 1500:
+        board = chess.Board()
+        for _ in range(rng.randint(1, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            checks = [m for m in moves if board.gives_check(m)]
+            board.push(rng.choice(checks if checks and rng.random() < 0.5 else moves))
+            if board.is_check():
+                boards.append(board.copy())
+    # a checking pawn that just moved two squares: taken en passant, or not by a pinned pawn
+    boards += [chess.Board("7k/8/8/3pP3/4K3/8/8/8 w - d6 0 2"),
+               chess.Board("4r2k/8/8/3pP3/4K3/8/8/8 w - d6 0 2")]
+    for board in boards:
+        expected = list(board.generate_legal_moves())
+        assert ChessGame(board).legal_moves() == expected, board.fen()
+        king = board.king(board.turn)
+        assert king is not None
+        seen["double"] += len(board.checkers()) > 1
+        seen["pinned"] += bool(board._slider_blockers(king))
+        seen["en passant"] += any(board.is_en_passant(m) for m in expected)
+    assert all(seen.values()), seen

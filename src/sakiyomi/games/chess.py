@@ -52,9 +52,12 @@ from sakiyomi.games.chess_terms import (
 _BB = chess.BB_SQUARES
 _PAWN, _KING, _QUEEN = chess.PAWN, chess.KING, chess.QUEEN
 _PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
-_RAY = chess.ray
 _LINES = chess.BB_RAYS  # [a][b]: the whole line through a and b, 0 if not on one
+_BETWEEN = [[chess.between(a, b) for b in range(64)] for a in range(64)]  # chess.between
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+# [king]: the squares on some line (rank, file, diagonal) through the square ``king``: a piece
+# elsewhere cannot be pinned to a king there.
+_ON_LINES = [sum(_BB[sq] for sq in range(64) if _LINES[king][sq]) for king in range(64)]
 _KNIGHT_ATTACKS, _KING_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
 _DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
 _RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
@@ -216,14 +219,21 @@ def _piece_on(b: chess.Board, target: int) -> int:
 
 def _loses_material(b: chess.Board, frm: int, to: int, victim: int, attacker: int) -> bool:
     """Whether the capture from ``frm`` to ``to`` (``victim`` and ``attacker``: the piece
-    types there) loses material: the cheap tests first (a dearer piece by ``_ORDER_VALUE``
-    takes on a defended square), then the static exchange evaluation (``chess_see.see``,
-    given the pieces its callers know).  One rule for quiescence, ordering and
-    ``is_tactical``.
+    types there) loses material: only a dearer piece by ``_ORDER_VALUE`` can, on a square the
+    other side attacks (with the capturer still on ``frm``), and then at once when an enemy
+    pawn defends the square (any such capture gives more than a pawn over the victim: N or B
+    for a pawn 220, R for a minor 170, so the exchange, whose first recapture is the pawn's,
+    is negative); otherwise by the static exchange evaluation (``chess_see.exchange``).  One
+    rule for quiescence, ordering and ``is_tactical``.
     """
-    return (_ORDER_VALUE[attacker] > _ORDER_VALUE[victim]
-            and bool(b.attackers_mask(not b.turn, to))
-            and exchange(b, to, SEE_VALUE[victim], SEE_VALUE[attacker], not b.turn,
+    if _ORDER_VALUE[attacker] <= _ORDER_VALUE[victim]:
+        return False
+    turn = b.turn
+    them = not turn
+    if _PAWN_ATTACKS[turn][to] & b.pawns & b.occupied_co[them]:
+        return True
+    return (bool(b.attackers_mask(them, to))
+            and exchange(b, to, SEE_VALUE[victim], SEE_VALUE[attacker], them,
                          b.occupied ^ _BB[frm]) < 0)
 
 
@@ -237,13 +247,17 @@ _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 def _pinned(king: int, occupied: int, diagonal: int, straight: int, theirs: int) -> int:
     """The pieces of ``theirs`` pinned to ``king`` by the sliders ``diagonal`` (bishops,
     queens) and ``straight`` (rooks, queens) under the occupancy ``occupied``: the one piece
-    between a slider on the king's line and the king.
+    between a slider on the king's line and the king.  With the other side's sliders and the
+    king's own pieces, python-chess's ``_slider_blockers`` (the move generators' pin test).
     """
-    snipers = (chess.BB_DIAG_ATTACKS[king][0] & diagonal
-               | (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & straight)
+    snipers = (_DIAG_ATTACKS[king][0] & diagonal
+               | (_RANK_ATTACKS[king][0] | _FILE_ATTACKS[king][0]) & straight)
+    lines = _BETWEEN[king]
     pinned = 0
-    for sniper in chess.scan_reversed(snipers):
-        between = chess.between(king, sniper) & occupied
+    while snipers:
+        sniper = snipers.bit_length() - 1
+        snipers ^= _BB[sniper]
+        between = lines[sniper] & occupied
         if between and not between & (between - 1) and between & theirs:
             pinned |= between
     return pinned
@@ -479,7 +493,7 @@ class ChessGame:
         """
         b = self.board
         if self.in_check():
-            return list(b.generate_legal_moves())
+            return self._evasions()
         turn = b.turn
         them = not turn
         ours = b.occupied_co[turn]
@@ -489,7 +503,9 @@ class ChessGame:
         diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
         king = (b.kings & ours).bit_length() - 1
         lines = _LINES[king]
-        blockers = b._slider_blockers(king)  # the pieces that may be pinned to our king
+        theirs = b.occupied_co[them]
+        # the pieces that may be pinned to our king
+        blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs, ours)
         moves: list[chess.Move] = []
         append = moves.append
         # Bits are scanned highest first by hand (python-chess's ``scan_reversed`` order)
@@ -518,11 +534,11 @@ class ChessGame:
                 to = targets.bit_length() - 1
                 targets ^= _BB[to]
                 append(row[to])
-        moves.extend(b.generate_castling_moves())  # its path is tested there
+        if b.castling_rights & (chess.BB_RANK_1 if turn else chess.BB_RANK_8):
+            moves.extend(b.generate_castling_moves())  # its path is tested there
         ours_pawns = pawns & ours
         if not ours_pawns:
             return moves
-        theirs = b.occupied_co[them]
         attacks = _PAWN_ATTACKS[turn]
         empty = ~occupied
         capturers = _pawn_capturers(turn, ours_pawns, theirs)
@@ -563,38 +579,90 @@ class ChessGame:
                     append(move)
         return moves
 
-    def _has_move(self) -> bool:
-        """Whether the side to move, not in check, has a legal move: a piece other than king
-        and pawn off every line through its king (so not pinned) that can go somewhere has
-        one (the usual case, decided without generating moves), and so has a king step to an
-        unattacked square or an unpinned pawn's push; otherwise python-chess's generator is
-        asked for one.
+    def _evasions(self) -> list[chess.Move]:
+        """The legal moves in check, in python-chess's order (its ``generate_legal_moves``
+        over ``_generate_evasions``): the king's steps off the checking sliders' lines to
+        squares no enemy piece attacks, then against a single checker the other pieces'
+        captures of it and blocks (python-chess's pseudo-legal generator aimed at those
+        squares; a piece that may be pinned keeps to its line through the king, en passant
+        is tested by python-chess), then en passant of a checking pawn that just moved.
+        The legality test here, where python-chess's asks every move whether it castles
+        and whether it takes en passant.
         """
         b = self.board
-        us = b.occupied_co[b.turn]
+        turn = b.turn
+        them = not turn
+        ours = b.occupied_co[turn]
+        king = (b.kings & ours).bit_length() - 1
+        checkers = b.attackers_mask(them, king)
+        sliders = checkers & (b.bishops | b.rooks | b.queens)
+        off = ~ours
+        while sliders:  # the squares behind the king on a checking slider's line
+            sq = sliders.bit_length() - 1
+            sliders ^= _BB[sq]
+            off &= ~_LINES[king][sq] | _BB[sq]
+        moves: list[chess.Move] = []
+        targets = _KING_ATTACKS[king] & off
+        row = _MOVES[king]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB[to]
+            if not b.attackers_mask(them, to):
+                moves.append(row[to])
+        if checkers & (checkers - 1):
+            return moves  # double check: only the king moves
+        checker = checkers.bit_length() - 1
+        target = _BETWEEN[king][checker] | checkers
+        theirs = b.occupied_co[them]
+        blockers = _pinned(king, b.occupied, (b.bishops | b.queens) & theirs,
+                           (b.rooks | b.queens) & theirs, ours)
+        ep = b.ep_square
+        for move in b.generate_pseudo_legal_moves(~b.kings, target):
+            frm = move.from_square
+            if move.to_square == ep and b.pawns & _BB[frm]:
+                if b._is_safe(king, blockers, move):  # en passant
+                    moves.append(move)
+            elif not blockers & _BB[frm] or _LINES[frm][move.to_square] & _BB[king]:
+                moves.append(move)
+        if ep is not None and not _BB[ep] & target and ep + (-8 if turn else 8) == checker:
+            for move in b.generate_pseudo_legal_ep():
+                if b._is_safe(king, blockers, move):
+                    moves.append(move)
+        return moves
+
+    def _has_move(self) -> bool:
+        """Whether the side to move, not in check, has a legal move.  A piece off every line
+        through its king cannot be pinned, so the usual cases are decided without generating
+        moves: such a pawn with an empty square ahead (one bitboard test for all of them),
+        such a knight, bishop, rook or queen that can go somewhere, a king step to an
+        unattacked square; otherwise python-chess's generator is asked for one.  Only the
+        answer matters, so the cheapest test goes first.
+        """
+        b = self.board
+        turn = b.turn
+        us = b.occupied_co[turn]
         king = (b.kings & us).bit_length() - 1
+        unpinnable = us & ~_ON_LINES[king]
+        occupied = b.occupied
+        pushers = b.pawns & unpinnable
+        if (pushers << 8 if turn else pushers >> 8) & ~occupied & chess.BB_ALL:
+            return True
         free = ~us & chess.BB_ALL
-        lines = _LINES[king]
-        knights, occupied = b.knights, b.occupied
+        knights = b.knights
         diagonal, straight = b.bishops | b.queens, b.rooks | b.queens
-        pieces = us & ~(b.pawns | b.kings)
+        pieces = unpinnable & ~(b.pawns | b.kings)
         while pieces:  # highest first, as ``_generate`` scans
             sq = pieces.bit_length() - 1
             source = _BB[sq]
             pieces ^= source
-            if not lines[sq] and (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
+            if (_KNIGHT_ATTACKS[sq] if source & knights else _sliding(
                     sq, source, diagonal, straight, occupied)) & free:
                 return True
         # Not in check, so no slider looks through the king: a step to a square no enemy
-        # piece attacks is legal; so is a push of a pawn off every line through the king.
-        them = not b.turn
+        # piece attacks is legal.
+        them = not turn
         for to in chess.scan_reversed(chess.BB_KING_ATTACKS[king] & free):
             if not b.is_attacked_by(them, to):
-                return True
-        pawns = b.pawns & us
-        ahead = (pawns << 8 if b.turn else pawns >> 8) & ~b.occupied & chess.BB_ALL
-        for to in chess.scan_reversed(ahead):
-            if not lines[to - 8 if b.turn else to + 8]:
                 return True
         return next(iter(b.generate_legal_moves()), None) is not None
 
@@ -877,16 +945,20 @@ class ChessGame:
             if not targets:
                 continue
             value = _ORDER_VALUE[attacker]
-            for to in chess.scan_reversed(targets):
+            while targets:
+                to = targets.bit_length() - 1
+                target = _BB[to]
+                targets ^= target
                 if frm == king:
                     if b.is_attacked_by(not turn, to):
                         continue
                 else:
                     if blockers < 0:
-                        blockers = b._slider_blockers(king)
-                    if blockers & source and not _RAY(frm, to) & king_bb:
+                        blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                          ours)
+                    if blockers & source and not _LINES[frm][to] & king_bb:
                         continue
-                victim = _piece_on(b, _BB[to])
+                victim = _piece_on(b, target)
                 if _loses_material(b, frm, to, victim, attacker):
                     continue
                 moves.append(_MOVES[frm][to])
@@ -900,11 +972,14 @@ class ChessGame:
             pieces ^= source
             targets = attacks[frm] & theirs
             if blockers < 0:
-                blockers = b._slider_blockers(king)
-            for to in chess.scan_reversed(targets):
-                if blockers & source and not _RAY(frm, to) & king_bb:
-                    continue
+                blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                  ours)
+            while targets:
+                to = targets.bit_length() - 1
                 target = _BB[to]
+                targets ^= target
+                if blockers & source and not _LINES[frm][to] & king_bb:
+                    continue
                 if target & promoting:
                     moves.append(_PROMOTING[frm << 6 | to][0])  # the queen's
                     hints.append(189 + 10 * _ORDER_VALUE[_piece_on(b, target)])
@@ -917,7 +992,8 @@ class ChessGame:
                          & chess.BB_RANKS[4 if turn else 3])
             for frm in chess.scan_reversed(capturers):
                 if blockers < 0:
-                    blockers = b._slider_blockers(king)
+                    blockers = _pinned(king, occupied, diagonal & theirs, straight & theirs,
+                                      ours)
                 move = _MOVES[frm][ep]
                 if b._is_safe(king, blockers, move):
                     moves.append(move)

@@ -17,6 +17,15 @@ SEE_VALUE = (0, 100, 320, 330, 500, 900, 20_000)
 
 _BB = chess.BB_SQUARES
 _ORDER = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+(_PAWN_VALUE, _KNIGHT_VALUE, _BISHOP_VALUE, _ROOK_VALUE, _QUEEN_VALUE,
+ _KING_VALUE) = SEE_VALUE[1:]
+_KING_ATTACKS, _KNIGHT_ATTACKS = chess.BB_KING_ATTACKS, chess.BB_KNIGHT_ATTACKS
+# [square]: the squares from which a white (black) pawn attacks ``square``.
+_WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
+_BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
+_DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+_FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
 
 
 def _piece_bitboards(board: chess.Board) -> tuple[int, ...]:
@@ -62,21 +71,46 @@ def exchange(board: chess.Board, to: int, victim: int, capturer: int, side: ches
     lifted off its square.  ``board``'s piece bitboards say who attacks (only squares in
     ``occupied`` count), so a caller may ask about a position the board is not in yet as
     long as the attackers of ``to`` are the same (``ChessGame.move_hangs_piece``).
+
+    The attackers are python-chess's ``attackers_mask`` read from its tables here: the
+    kings', knights' and pawns' (of both sides) once, since lifting a piece never changes
+    them, and the sliders' again after every capture (x-rays).
     """
-    pieces = _piece_bitboards(board)
+    pawns, knights, bishops, rooks, queens = (board.pawns, board.knights, board.bishops,
+                                              board.rooks, board.queens)
+    diagonal, straight = bishops | queens, rooks | queens
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    steppers = (_KING_ATTACKS[to] & board.kings | _KNIGHT_ATTACKS[to] & knights
+                | (_WHITE_PAWN_ATTACKS[to] & white | _BLACK_PAWN_ATTACKS[to] & black) & pawns)
+    diagonal_mask, rank_mask, file_mask = _DIAG_MASKS[to], _RANK_MASKS[to], _FILE_MASKS[to]
+    diagonal_attacks, rank_attacks, file_attacks = (_DIAG_ATTACKS[to], _RANK_ATTACKS[to],
+                                                    _FILE_ATTACKS[to])
     gains = [victim]
     on_square = capturer  # what the next capture takes
     while True:
-        attackers = board.attackers_mask(side, to, occupied) & occupied
+        attackers = (steppers | diagonal_attacks[diagonal_mask & occupied] & diagonal
+                     | (rank_attacks[rank_mask & occupied] | file_attacks[file_mask & occupied])
+                     & straight) & occupied & (white if side else black)
         if not attackers:
             break
-        piece_type = _least_valuable(pieces, attackers)
-        found = attackers & pieces[piece_type]
+        # the least valuable attacker (``_least_valuable``, inline)
+        if attackers & pawns:
+            found, value = attackers & pawns, _PAWN_VALUE
+        elif attackers & knights:
+            found, value = attackers & knights, _KNIGHT_VALUE
+        elif attackers & bishops:
+            found, value = attackers & bishops, _BISHOP_VALUE
+        elif attackers & rooks:
+            found, value = attackers & rooks, _ROOK_VALUE
+        elif attackers & queens:
+            found, value = attackers & queens, _QUEEN_VALUE
+        else:
+            found, value = attackers, _KING_VALUE
         gains.append(on_square - gains[-1])
         if max(-gains[-2], gains[-1]) < 0:
             break  # neither side would go on: the rest cannot change the result
         occupied ^= found & -found
-        on_square = SEE_VALUE[piece_type]
+        on_square = value
         side = not side
     for i in range(len(gains) - 1, 0, -1):
         gains[i - 1] = -max(-gains[i - 1], gains[i])
