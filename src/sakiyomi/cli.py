@@ -717,6 +717,11 @@ def _move_choosers() -> tuple[str, ...]:
     return (algorithms.DEFAULT, *(a.name for a in algorithms.MONTE_CARLO))
 
 
+# The extra that installs each optional library (pyproject.toml), for the message above.
+_EXTRAS = {"chess": "chess", "cshogi": "shogi", "matplotlib": "plot", "ray": "distributed",
+           "starlette": "web", "uvicorn": "web"}
+
+
 def lazy(target: str) -> Callable[[argparse.Namespace], int]:
     """A subcommand runner ``"module:function"`` imported only when that command runs, so that
     optional extras (chess, shogi, plotting) are not needed by the other commands.
@@ -727,8 +732,10 @@ def lazy(target: str) -> Callable[[argparse.Namespace], int]:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
-            raise GameError(f"this command needs a library that is not installed: {exc.name}") \
-                from exc
+            extra = _EXTRAS.get(exc.name or "")
+            hint = f" (pip install 'sakiyomi[{extra}]')" if extra else ""
+            raise GameError(f"this command needs a library that is not installed: "
+                            f"{exc.name}{hint}") from exc
         status: int = getattr(module, function_name)(args)
         return status
 
@@ -946,3 +953,15 @@ def _tolerant_streams() -> None:
         if isinstance(stream, io.TextIOWrapper):
             with contextlib.suppress(ValueError, io.UnsupportedOperation):
                 stream.reconfigure(errors=errors)
+
+
+def usi_main() -> int:
+    """Console script ``sakiyomi-usi``: ``sakiyomi usi``, with its handling of a missing
+    extra (one line and status 2, not a traceback before the engine starts).
+    """
+    return main(["usi"])
+
+
+def uci_main() -> int:
+    """Console script ``sakiyomi-uci``: ``sakiyomi uci`` (see ``usi_main``)."""
+    return main(["uci"])

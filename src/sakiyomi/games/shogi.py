@@ -28,6 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
+# cshogi, the rules' library, is otherwise imported lazily (shogi_facade); importing it here
+# reports its absence when the game is loaded, as a missing extra, not at the first board.
+import cshogi  # noqa: F401
+
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
