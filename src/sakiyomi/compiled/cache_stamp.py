@@ -10,8 +10,8 @@ digest of all of the package's kernel sources (``kernel_sources``), so that any 
 them recompiles every cached kernel instead of mixing old and new code.  Kernel sources are
 the files of ``compiled/``, of the game packages (``games/<name>/``: a game with kernels is a
 package) and the few single modules that hold a kernel or the tables one compiles in
-(``SINGLE_MODULE_SOURCES``: shogi's threat kernel and the step tables and piece codes it
-reads); editing any other single-module game (chess, ...) keeps the cache.  Files outside the
+(``SINGLE_MODULE_SOURCES``: shogi's four kernels and the step tables and piece codes they
+read); editing any other single-module game (chess, ...) keeps the cache.  Files outside the
 package (the generated search modules, which carry their own dependency hashes in their text,
 ``template._dependency_stamp``) keep numba's plain stamps.
 """

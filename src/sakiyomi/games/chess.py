@@ -483,7 +483,7 @@ class ChessGame:
 
     def _generate(self) -> list[chess.Move]:
         """The legal moves in python-chess's order (its ``generate_legal_moves``).  In check,
-        python-chess's; otherwise generated here in the order of its
+        ``_evasions``; otherwise generated here in the order of its
         ``generate_pseudo_legal_moves`` (pieces by from-square then to-square, both
         descending; castling; pawn captures, single and double pushes; en passant) with the
         legality test on the way: a king step must land on an unattacked square, a piece that

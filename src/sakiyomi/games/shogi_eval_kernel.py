@@ -200,7 +200,10 @@ class BoardTerms:
 
 def _warm() -> None:
     """Compile the kernel now, or load it from numba's cache, so that the first search does
-    not compile inside its clock (as ``shogi_threats._warm``).
+    not compile inside its clock: on a fresh install the first evaluation compiled for about
+    a second (``sakiyomi search shogi --time 1`` lost most of its second to it, session 27).
+    This compiles the threat kernels the evaluation calls too; ``shogi_threats``' own entry
+    points (``ThreatMaps``: the fit script and the tests) compile when first called.
     """
     BoardTerms(FITTED).score([0] * 81, ([0] * 7, [0] * 7), 0, 0)
 

@@ -77,7 +77,7 @@ class Exchanges:
 
 
 def _warm() -> None:
-    """Compile the kernel now, or load it from numba's cache (as ``shogi_threats._warm``)."""
+    """Compile the kernel now, or load it from numba's cache (as ``shogi_eval_kernel._warm``)."""
     Exchanges((0,) * 16).test(0, 0)
 
 

@@ -108,7 +108,7 @@ class Rescorer:
 
 
 def _warm() -> None:
-    """Compile the kernel now, or load it from numba's cache (as ``shogi_threats._warm``)."""
+    """Compile the kernel now, or load it from numba's cache (as ``shogi_eval_kernel._warm``)."""
     Rescorer(FITTED).score([0] * 81, ([0] * 7, [0] * 7))
 
 

@@ -257,14 +257,3 @@ class ThreatMaps:
         return int(weighted_features(np.frombuffer(bytes(pieces), dtype=np.uint8), black_king,
                                      white_king, turn, black_drops, white_drops, checks,
                                      self.scratch))
-
-
-def _warm() -> None:
-    """Compile the evaluation's kernel now, or load it from numba's cache: on a fresh install
-    the first call compiles for about a second, which must not fall inside a search's clock
-    (``sakiyomi search shogi --time 1`` lost most of its second to it).
-    """
-    ThreatMaps((0,) * 16).score([0] * 81, 81, 81, 0, 0, 0, 0)
-
-
-_warm()
