@@ -110,6 +110,8 @@ VARIANTS: dict[str, SearchConfig] = {
     "hanging2": replace(CHESS_CONFIG, hanging_depth=2),
     "hanging1": replace(CHESS_CONFIG, hanging_depth=1),
     "hanging5": replace(CHESS_CONFIG, hanging_depth=5),
+    # Session 29: the tables without their king-relative corrections (chess_king_tables).
+    "no-king-tables": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
@@ -130,13 +132,15 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "king-attack": {"KING_ATTACK": True},
     "fitted": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
     "written": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
+    "no-king-tables": {"KING_TABLES": False},
 }
 # Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).
 WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {},
                                            "fitted-in-use": FITTED_IN_USE_WEIGHTS,
                                            "static-fit": STATIC_FIT_WEIGHTS}
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
-    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK")}
+    "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK",
+    "KING_TABLES")}
 
 
 _weights_in_use: Mapping[str, float] = EVAL_WEIGHTS

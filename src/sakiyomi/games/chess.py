@@ -31,6 +31,8 @@ import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
+from sakiyomi.games.chess_king_tables import king_state, pair_tables
+from sakiyomi.games.chess_king_weights import WEIGHTS as KING_WEIGHTS
 from sakiyomi.games.chess_pst import (
     EG_TABLES,
     EG_VALUE,
@@ -114,6 +116,7 @@ def set_eval_weights(multipliers: Mapping[str, float]) -> None:
     """
     global _MG, _EG, TEMPO  # play and evaluate read module constants
     _MG, _EG = _tables(multipliers.get("tables_mg", 1.0), multipliers.get("tables_eg", 1.0))
+    _PAIRS.clear()
     TEMPO = round(multipliers.get("tempo", 0.0))
     set_weights(multipliers)
 
@@ -152,6 +155,25 @@ STATIC_FIT_WEIGHTS: dict[str, float] = {
 EVAL_WEIGHTS: dict[str, float] = {}
 if EVAL_WEIGHTS:
     set_eval_weights(EVAL_WEIGHTS)
+
+
+_Tables = list[list[list[int]]]
+# The tables with the king-relative corrections (``chess_king_tables``) for each pair of king
+# placements met so far: (white's, black's) -> (middlegame, endgame) tables, made on first use
+# (about 1.5 ms each; a game meets a handful).
+_PAIRS: dict[tuple[int, int], tuple[_Tables, _Tables]] = {}
+_KING_MG = [mg for mg, _ in KING_WEIGHTS]
+_KING_EG = [eg for _, eg in KING_WEIGHTS]
+
+
+def _pair(white_state: int, black_state: int) -> tuple[_Tables, _Tables]:
+    """The corrected (middlegame, endgame) tables for the kings' placements."""
+    found = _PAIRS.get((white_state, black_state))
+    if found is None:
+        found = (pair_tables(white_state, black_state, _MG, _KING_MG),
+                 pair_tables(white_state, black_state, _EG, _KING_EG))
+        _PAIRS[white_state, black_state] = found
+    return found
 
 
 _PHASE = (0, *PHASE_WEIGHT)  # indexed by python-chess piece type (1..6)
@@ -423,6 +445,9 @@ class ChessGame:
     # King attack (``chess_terms.king_attack``: the enemy pieces whose attacks reach the king's
     # zone, weighted and squared, while the enemy has a queen); session 21.
     KING_ATTACK = False
+    # The king-relative corrections of the tables (``chess_king_tables``, fitted to
+    # Stockfish's static evaluation; session 29).  A class setting, read when a game is made.
+    KING_TABLES = True
     # The danger count from which ``king_in_danger`` answers True (session 22).
     KING_DANGER_GUARD = 300  # about one quiet position of ours in six (s22-summary.md)
 
@@ -430,10 +455,12 @@ class ChessGame:
         """Start from ``board`` (its move stack is replayed once to know the key history)."""
         start = board.root() if board is not None else chess.Board()
         self.board = start
+        self._kings = self.KING_TABLES
+        self._tmg, self._teg = self._tables_here()
         self._kb, self._mg, self._eg, self._phase = self._from_scratch()
         self._keys = [self._full_key()]
         self._resets = [0]
-        self._saved: list[tuple[int, int, int, int]] = []
+        self._saved: list[tuple[int, int, int, int, tuple[_Tables, _Tables]]] = []
         self._moves: list[chess.Move] | None = None
         self._check: bool | None = None
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
@@ -447,15 +474,26 @@ class ChessGame:
             for move in board.move_stack:
                 self.play(move)
 
+    def _tables_here(self) -> tuple[_Tables, _Tables]:
+        """The (middlegame, endgame) tables for the kings' placements: the plain ones without
+        ``KING_TABLES`` (or without both kings).
+        """
+        b = self.board
+        white, black = b.king(chess.WHITE), b.king(chess.BLACK)
+        if not self._kings or white is None or black is None:
+            return _MG, _EG
+        return _pair(king_state(white, chess.WHITE), king_state(black, chess.BLACK))
+
     def _from_scratch(self) -> tuple[int, int, int, int]:
         """Key (without en passant), mg, eg and phase computed from the whole board."""
         b = self.board
         kb = mg = eg = phase = 0
+        tmg, teg = self._tmg, self._teg
         for sq, piece in b.piece_map().items():
             c = int(piece.color)
             kb ^= _Z[c][piece.piece_type][sq]
-            mg += _MG[c][piece.piece_type][sq]
-            eg += _EG[c][piece.piece_type][sq]
+            mg += tmg[c][piece.piece_type][sq]
+            eg += teg[c][piece.piece_type][sq]
             phase += _PHASE[piece.piece_type]
         if b.turn == chess.BLACK:
             kb ^= _Z_SIDE
@@ -675,8 +713,9 @@ class ChessGame:
         c = int(b.turn)
         piece = b.piece_type_at(frm)
         assert piece is not None, "play() needs a legal move"
-        self._saved.append((self._kb, self._mg, self._eg, self._phase))
-        mgt, egt, zt = _MG[c], _EG[c], _Z[c]
+        tmg, teg = self._tmg, self._teg
+        self._saved.append((self._kb, self._mg, self._eg, self._phase, (tmg, teg)))
+        mgt, egt, zt = tmg[c], teg[c], _Z[c]
         kb = self._kb ^ zt[piece][frm] ^ _Z_SIDE
         mg = self._mg - mgt[piece][frm]
         eg = self._eg - egt[piece][frm]
@@ -696,15 +735,15 @@ class ChessGame:
             victim = b.piece_type_at(to)
             assert victim is not None
             kb ^= _Z[o][victim][to]
-            mg -= _MG[o][victim][to]
-            eg -= _EG[o][victim][to]
+            mg -= tmg[o][victim][to]
+            eg -= teg[o][victim][to]
             phase -= _PHASE[victim]
             irreversible = True
         elif piece == _PAWN and to == b.ep_square and (frm ^ to) & 7:
             extra = cap = to - 8 if c else to + 8
             kb ^= _Z[o][_PAWN][cap]
-            mg -= _MG[o][_PAWN][cap]
-            eg -= _EG[o][_PAWN][cap]
+            mg -= tmg[o][_PAWN][cap]
+            eg -= teg[o][_PAWN][cap]
         elif piece == _KING and abs(to - frm) == 2:
             rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
             extra = rook_from
@@ -720,6 +759,10 @@ class ChessGame:
             kb ^= _castle_key(rights) ^ _castle_key(b.castling_rights)
             irreversible = True
         self._kb, self._mg, self._eg, self._phase = kb, mg, eg, phase
+        if piece == _KING and self._kings and (
+                king_state(frm, c) != king_state(to, c)):  # a new placement: new tables
+            self._tmg, self._teg = self._tables_here()
+            _, self._mg, self._eg, _ = self._from_scratch()
         self._moves = None
         self._check = None
         self._noisy_hints = None
@@ -734,7 +777,7 @@ class ChessGame:
             b._stack.pop().restore(b)
         else:
             b.pop()
-        self._kb, self._mg, self._eg, self._phase = self._saved.pop()
+        self._kb, self._mg, self._eg, self._phase, (self._tmg, self._teg) = self._saved.pop()
         self._keys.pop()
         self._resets.pop()
         self._moves = None
@@ -1197,7 +1240,8 @@ class ChessGame:
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
         b = self.board
-        self._saved.append((self._kb, self._mg, self._eg, self._phase))
+        self._saved.append((self._kb, self._mg, self._eg, self._phase,
+                            (self._tmg, self._teg)))
         b.push(chess.Move.null())
         self._kb ^= _Z_SIDE
         self._moves = None
