@@ -484,6 +484,26 @@ class ChessGame:
             return _MG, _EG
         return _pair(king_state(white, chess.WHITE), king_state(black, chess.BLACK))
 
+    def _table_sums(self) -> tuple[int, int]:
+        """The middlegame and endgame table sums of the whole board (after a king's change of
+        placement), read from the bitboards: about 5 µs, a third of ``_from_scratch``."""
+        b = self.board
+        mg = eg = 0
+        for c in (0, 1):
+            own = b.occupied_co[c]
+            rows_mg, rows_eg = self._tmg[c], self._teg[c]
+            for piece, pieces in enumerate((b.pawns, b.knights, b.bishops, b.rooks, b.queens,
+                                            b.kings), start=1):
+                bits = pieces & own
+                row_mg, row_eg = rows_mg[piece], rows_eg[piece]
+                while bits:
+                    low = bits & -bits
+                    sq = low.bit_length() - 1
+                    mg += row_mg[sq]
+                    eg += row_eg[sq]
+                    bits ^= low
+        return mg, eg
+
     def _from_scratch(self) -> tuple[int, int, int, int]:
         """Key (without en passant), mg, eg and phase computed from the whole board."""
         b = self.board
@@ -762,7 +782,7 @@ class ChessGame:
         if piece == _KING and self._kings and (
                 king_state(frm, c) != king_state(to, c)):  # a new placement: new tables
             self._tmg, self._teg = self._tables_here()
-            _, self._mg, self._eg, _ = self._from_scratch()
+            self._mg, self._eg = self._table_sums()
         self._moves = None
         self._check = None
         self._noisy_hints = None
