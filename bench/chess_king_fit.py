@@ -44,6 +44,7 @@ import numpy as np
 from bench.chess_eval_fit import RESULTS, StaticStockfish, game_moves
 from sakiyomi.games import chess_king_tables as kt
 from sakiyomi.games.chess import ChessGame
+from sakiyomi.games.chess_endgame import ENDGAME_PHASE
 from sakiyomi.games.chess_pst import PHASE_TOTAL
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG
 from sakiyomi.search.limits import SearchAborted, StopSignal
@@ -121,10 +122,37 @@ def label(args: argparse.Namespace) -> None:
         static.close()
 
 
+def quiet(args: argparse.Namespace) -> None:
+    """Keep the labelled positions the static evaluation should score alone: outside the
+    endgame rules, not in check, and left unchanged by our quiescence search (the tables
+    without the corrections).
+    """
+    ChessGame.KING_TABLES = False
+    kept = 0
+    with open(args.out, "w") as out:
+        for n, line in enumerate(Path(args.labels).read_text().splitlines()):
+            if n % args.shards != args.shard:
+                continue
+            record = json.loads(line)
+            game = ChessGame(chess.Board(record["fen"] + " 0 1"))
+            if (min(game.table_phase(), PHASE_TOTAL) <= ENDGAME_PHASE or game.in_check()
+                    or Searcher(game, CHESS_CONFIG).search(0) != game.evaluate()):
+                continue
+            kept += 1
+            out.write(line + "\n")
+    print(json.dumps({"quiet": kept}))
+
+
+MATERIAL = 2 * kt.COLUMNS  # first of the ten material columns (five piece types x phase)
+
+
 def rows(labels: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                     np.ndarray, np.ndarray, np.ndarray]:
     """Sparse features (row index, column, value), our evaluation, the label and the game of
-    every usable position (a score, |score| <= MAX_SCORE).
+    every usable position (a score, |score| <= MAX_SCORE).  Columns: 2 x column + 0/1 the
+    middlegame/endgame share of each king-relative column, then from ``MATERIAL`` the
+    balance of pawns, knights, bishops, rooks and queens (middlegame, endgame share), from
+    the side to move.
     """
     row_ix: list[int] = []
     cols: list[int] = []
@@ -138,14 +166,21 @@ def rows(labels: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray, np.nd
             continue
         board = chess.Board(str(record["fen"]) + " 0 1")
         game = ChessGame(board)
-        phase = min(game.table_phase(), PHASE_TOTAL)
+        mg_share = min(game.table_phase(), PHASE_TOTAL) / PHASE_TOTAL
         sign = 1 if board.turn else -1
         n = len(target)
         for column, weight in kt.features(board):
-            mg_share = phase / PHASE_TOTAL
             row_ix += [n, n]
             cols += [2 * column, 2 * column + 1]
             vals += [sign * weight * mg_share, sign * weight * (1 - mg_share)]
+        white = board.occupied_co[chess.WHITE]
+        for index, pieces in enumerate((board.pawns, board.knights, board.bishops,
+                                        board.rooks, board.queens)):
+            balance = chess.popcount(pieces & white) - chess.popcount(pieces & ~white)
+            if balance:
+                row_ix += [n, n]
+                cols += [MATERIAL + 2 * index, MATERIAL + 2 * index + 1]
+                vals += [sign * balance * mg_share, sign * balance * (1 - mg_share)]
         ours.append(game.evaluate())
         target.append(score)
         games.append(int(record["game"]))  # type: ignore[call-overload]
@@ -154,16 +189,32 @@ def rows(labels: list[dict[str, object]]) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 def fit(args: argparse.Namespace) -> None:
+    """Ridge fits of the corrections (one per ``--ridge``); ``--write`` the best held out.
+
+    With ``--material`` the material balance is fitted too, without a penalty, and not
+    written: the corrections then carry placement only (their mean over the squares would
+    otherwise stand in for the difference between Stockfish's piece values and ours).  With
+    ``--middlegame`` only the middlegame shares are fitted (the endgame's are 0).
+    """
     ChessGame.KING_TABLES = False  # the residual is over the evaluation without them
     labels = [json.loads(line) for path in args.labels
               for line in Path(path).read_text().splitlines() if line]
     r, c, v, ours, target, games = rows(labels)
-    n, width = len(target), 2 * kt.COLUMNS
+    keep = np.ones(len(c), bool)
+    if not args.material:
+        keep &= c < MATERIAL
+    if args.middlegame:
+        keep &= (c >= MATERIAL) | (c % 2 == 0)
+    r, c, v = r[keep], c[keep], v[keep]
+    n, width = len(target), MATERIAL + 10
     held = games % 5 == 0
     scale = float(ours[~held] @ target[~held] / (ours[~held] @ ours[~held]))
     residual = target / scale - ours  # in our centipawns
     train_rows = ~held[r]
     tr, tc, tv = r[train_rows], c[train_rows], v[train_rows]
+    penalised = (np.arange(width) < MATERIAL).astype(float)
+    # Columns no training row uses stay 0: a tiny penalty keeps the system definite.
+    penalised[MATERIAL:] = 1e-6
 
     def matvec(w: np.ndarray, rr: np.ndarray, cc: np.ndarray, vv: np.ndarray) -> np.ndarray:
         return np.bincount(rr, weights=vv * w[cc], minlength=n)
@@ -173,28 +224,35 @@ def fit(args: argparse.Namespace) -> None:
 
     mask = (~held).astype(float)
     b = rmatvec(residual * mask, tr, tc, tv)
+    shipped = c < MATERIAL
     best: tuple[float, np.ndarray, dict[str, object]] | None = None
     for strength in args.ridge:
-        ridge = strength * (~held).sum() / 1000.0  # per thousand training positions
-        def normal(x: np.ndarray, ridge: float = ridge) -> np.ndarray:
+        ridge = strength * (~held).sum() / 1000.0 * penalised  # per thousand training rows
+
+        def normal(x: np.ndarray, ridge: np.ndarray = ridge) -> np.ndarray:
             return rmatvec(matvec(x, tr, tc, tv) * mask, tr, tc, tv) + ridge * x
 
         w = solve(normal, b, args.iterations)
-        fitted = ours + matvec(w, r, c, v)
         report: dict[str, object] = {
             "positions": n, "held_out": int(held.sum()), "scale": round(scale, 4),
-            "ridge": strength, "load": round(os.getloadavg()[0], 2)}
-        for name, pred in (("ours", ours), ("ours_scaled", ours * scale),
-                           ("fitted_scaled", fitted * scale)):
+            "ridge": strength, "material": args.material, "middlegame": args.middlegame,
+            "load": round(os.getloadavg()[0], 2)}
+        if args.material:
+            report["material_fit"] = [round(float(x), 1) for x in w[MATERIAL:]]
+        for name, pred in (
+                ("ours", ours), ("ours_scaled", ours * scale),
+                ("fitted_scaled", (ours + matvec(w, r, c, v)) * scale),
+                ("shipped_scaled", (ours + matvec(w, r[shipped], c[shipped],
+                                                  v[shipped])) * scale)):
             for part, sel in (("train", ~held), ("held", held)):
                 report[f"rms_{name}_{part}"] = round(float(np.sqrt(np.mean(
                     (pred[sel] - target[sel]) ** 2))), 1)
         print(json.dumps(report), flush=True)
-        held_rms = float(report["rms_fitted_scaled_held"])  # type: ignore[arg-type]
+        held_rms = float(report["rms_shipped_scaled_held"])  # type: ignore[arg-type]
         if best is None or held_rms < best[0]:
             best = (held_rms, w, report)
     if args.write and best is not None:
-        weights = np.rint(best[1]).astype(int).reshape(kt.COLUMNS, 2)
+        weights = np.rint(best[1][:MATERIAL]).astype(int).reshape(kt.COLUMNS, 2)
         write_weights(weights, best[2])
 
 
@@ -250,6 +308,12 @@ def main() -> None:
     s.add_argument("--shard", type=int, default=0)
     s.add_argument("--shards", type=int, default=1)
     s.set_defaults(run=sample)
+    q = sub.add_parser("quiet")
+    q.add_argument("--labels", required=True)
+    q.add_argument("--out", required=True)
+    q.add_argument("--shard", type=int, default=0)
+    q.add_argument("--shards", type=int, default=1)
+    q.set_defaults(run=quiet)
     lab = sub.add_parser("label")
     lab.add_argument("--positions", required=True)
     lab.add_argument("--out", required=True)
@@ -258,6 +322,8 @@ def main() -> None:
     f.add_argument("--labels", nargs="+", required=True)
     f.add_argument("--ridge", type=float, nargs="+", default=[3.0, 10.0, 30.0, 100.0, 300.0])
     f.add_argument("--iterations", type=int, default=300)
+    f.add_argument("--material", action="store_true")
+    f.add_argument("--middlegame", action="store_true")
     f.add_argument("--write", action="store_true")
     f.set_defaults(run=fit)
     args = parser.parse_args()
