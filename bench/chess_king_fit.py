@@ -230,7 +230,8 @@ def fit(args: argparse.Namespace) -> None:
         ridge = strength * (~held).sum() / 1000.0 * penalised  # per thousand training rows
 
         def normal(x: np.ndarray, ridge: np.ndarray = ridge) -> np.ndarray:
-            return rmatvec(matvec(x, tr, tc, tv) * mask, tr, tc, tv) + ridge * x
+            out: np.ndarray = rmatvec(matvec(x, tr, tc, tv) * mask, tr, tc, tv) + ridge * x
+            return out
 
         w = solve(normal, b, args.iterations)
         report: dict[str, object] = {

@@ -31,7 +31,7 @@ import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
-from sakiyomi.games.chess_king_tables import king_state, pair_tables
+from sakiyomi.games.chess_king_tables import king_state, pair_corrections
 from sakiyomi.games.chess_king_weights import WEIGHTS as KING_WEIGHTS
 from sakiyomi.games.chess_pst import (
     EG_TABLES,
@@ -85,24 +85,30 @@ LIMITS = ("standard chess: a FEN python-chess finds valid (one king a side, no p
           "back ranks, ...) or startpos, then optionally 'moves' and legal UCI moves")
 
 
-def _tables(mg_scale: float = 1.0, eg_scale: float = 1.0
-            ) -> tuple[list[list[list[int]]], list[list[list[int]]]]:
+_Tables = list[list[list[int]]]
+_NONE: _Tables = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+
+
+def _tables(mg_scale: float = 1.0, eg_scale: float = 1.0, more_mg: _Tables = _NONE,
+            more_eg: _Tables = _NONE) -> tuple[_Tables, _Tables]:
     """[colour][piece type][square] material + PST values, White's view (Black's negated);
-    the piece-square part (not the material) times ``mg_scale`` / ``eg_scale``, rounded.
+    the piece-square part (not the material) plus ``more_mg`` / ``more_eg`` (White's view:
+    the king-relative corrections) times ``mg_scale`` / ``eg_scale``, rounded once.
     """
-    mg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
-    eg: list[list[list[int]]] = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+    mg: _Tables = [[[0] * 64 for _ in range(7)] for _ in range(2)]
+    eg: _Tables = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     for piece in range(1, 7):
         for sq in range(64):
             for color, index, sign in ((1, sq ^ 56, 1), (0, sq, -1)):  # tables start at a8
-                mg[color][piece][sq] = sign * (MG_VALUE[piece - 1] + round(
-                    mg_scale * MG_TABLES[piece - 1][index]))
-                eg[color][piece][sq] = sign * (EG_VALUE[piece - 1] + round(
-                    eg_scale * EG_TABLES[piece - 1][index]))
+                mg[color][piece][sq] = sign * (MG_VALUE[piece - 1] + round(mg_scale * (
+                    MG_TABLES[piece - 1][index] + sign * more_mg[color][piece][sq])))
+                eg[color][piece][sq] = sign * (EG_VALUE[piece - 1] + round(eg_scale * (
+                    EG_TABLES[piece - 1][index] + sign * more_eg[color][piece][sq])))
     return mg, eg
 
 
 _MG, _EG = _tables()
+_SCALES = (1.0, 1.0)  # the tables' multipliers (``set_eval_weights``)
 TEMPO = 0  # centipawns for the side to move (``set_eval_weights``)
 
 
@@ -114,8 +120,9 @@ def set_eval_weights(multipliers: Mapping[str, float]) -> None:
     so self-play of two weightings sets them before each search, as it sets the class
     switches.  Material values never change: the fit measures the terms against them.
     """
-    global _MG, _EG, TEMPO  # play and evaluate read module constants
-    _MG, _EG = _tables(multipliers.get("tables_mg", 1.0), multipliers.get("tables_eg", 1.0))
+    global _MG, _EG, TEMPO, _SCALES  # play and evaluate read module constants
+    _SCALES = (multipliers.get("tables_mg", 1.0), multipliers.get("tables_eg", 1.0))
+    _MG, _EG = _tables(*_SCALES)
     _PAIRS.clear()
     TEMPO = round(multipliers.get("tempo", 0.0))
     set_weights(multipliers)
@@ -157,10 +164,9 @@ if EVAL_WEIGHTS:
     set_eval_weights(EVAL_WEIGHTS)
 
 
-_Tables = list[list[list[int]]]
 # The tables with the king-relative corrections (``chess_king_tables``) for each pair of king
 # placements met so far: (white's, black's) -> (middlegame, endgame) tables, made on first use
-# (about 1.5 ms each; a game meets a handful).
+# (about 0.7 ms each; a game meets a handful).
 _PAIRS: dict[tuple[int, int], tuple[_Tables, _Tables]] = {}
 _KING_MG = [mg for mg, _ in KING_WEIGHTS]
 _KING_EG = [eg for _, eg in KING_WEIGHTS]
@@ -170,8 +176,8 @@ def _pair(white_state: int, black_state: int) -> tuple[_Tables, _Tables]:
     """The corrected (middlegame, endgame) tables for the kings' placements."""
     found = _PAIRS.get((white_state, black_state))
     if found is None:
-        found = (pair_tables(white_state, black_state, _MG, _KING_MG),
-                 pair_tables(white_state, black_state, _EG, _KING_EG))
+        found = _tables(*_SCALES, pair_corrections(white_state, black_state, _KING_MG),
+                        pair_corrections(white_state, black_state, _KING_EG))
         _PAIRS[white_state, black_state] = found
     return found
 
@@ -486,7 +492,8 @@ class ChessGame:
 
     def _table_sums(self) -> tuple[int, int]:
         """The middlegame and endgame table sums of the whole board (after a king's change of
-        placement), read from the bitboards: about 5 µs, a third of ``_from_scratch``."""
+        placement), read from the bitboards: about 5 µs, a third of ``_from_scratch``.
+        """
         b = self.board
         mg = eg = 0
         for c in (0, 1):

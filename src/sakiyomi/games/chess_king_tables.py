@@ -11,8 +11,8 @@ corrections count for White, the black king's for Black.
 
 A correction depends on the squares of the pieces and on the two kings' placements only, so
 ``ChessGame`` folds it into its table sums: for the kings' present placements one table of
-the same shape as the plain ones (``pair_tables``), updated move by move at no extra cost; a
-king move that changes a placement recomputes the sums (rare).  The weights are fitted to
+the same shape as the plain ones (``pair_corrections`` added), updated move by move at no
+extra cost; a king move that changes a placement recomputes the sums.  The weights are fitted to
 Stockfish 15.1's static evaluation of positions our search evaluates
 (bench/chess_king_fit.py); they live in the generated ``chess_king_weights``.
 """
@@ -64,17 +64,17 @@ def features(board: chess.Board) -> list[tuple[int, int]]:
     return out
 
 
-def pair_tables(white_state: int, black_state: int, base: Sequence[Sequence[Sequence[int]]],
-                weights: Sequence[int]) -> list[list[list[int]]]:
-    """``base`` ([colour][piece type][square], White's view) plus the corrections of both
-    kings in their placements, for one phase (``weights`` by column).
+def pair_corrections(white_state: int, black_state: int, weights: Sequence[int]
+                     ) -> list[list[list[int]]]:
+    """The corrections ([colour][piece type][square], White's view) of both kings in their
+    placements, for one phase (``weights`` by column).
     """
     wview, bview = _view(white_state, chess.WHITE), _view(black_state, chess.BLACK)
-    out = [[list(row) for row in base[c]] for c in range(2)]
+    out = [[[0] * 64 for _ in range(7)] for _ in range(2)]
     for c in (chess.BLACK, chess.WHITE):
         for piece in range(1, 7):
             row = out[c][piece]
             for sq in range(64):
-                row[sq] += (weights[column(white_state, c, piece, sq ^ wview)]
-                            - weights[column(black_state, not c, piece, sq ^ bview)])
+                row[sq] = (weights[column(white_state, c, piece, sq ^ wview)]
+                           - weights[column(black_state, not c, piece, sq ^ bview)])
     return out
