@@ -110,7 +110,9 @@ VARIANTS: dict[str, SearchConfig] = {
     "hanging2": replace(CHESS_CONFIG, hanging_depth=2),
     "hanging1": replace(CHESS_CONFIG, hanging_depth=1),
     "hanging5": replace(CHESS_CONFIG, hanging_depth=5),
-    # Session 29: the tables without their king-relative corrections (chess_king_tables).
+    # Session 29: the tables with / without their king-relative corrections
+    # (chess_king_tables).
+    "king-tables": CHESS_CONFIG,
     "no-king-tables": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
@@ -132,6 +134,7 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "king-attack": {"KING_ATTACK": True},
     "fitted": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
     "written": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
+    "king-tables": {"KING_TABLES": True},
     "no-king-tables": {"KING_TABLES": False},
 }
 # Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).

@@ -19,6 +19,7 @@ from sakiyomi.games.chess_pst import PHASE_TOTAL
 @pytest.fixture
 def random_weights(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Large random corrections, so that any slip in the bookkeeping shows."""
+    monkeypatch.setattr(ChessGame, "KING_TABLES", True)
     rng = random.Random(29)
     monkeypatch.setattr(chess_module, "_KING_MG", [rng.randint(-90, 90) for _ in range(kt.COLUMNS)])
     monkeypatch.setattr(chess_module, "_KING_EG", [rng.randint(-90, 90) for _ in range(kt.COLUMNS)])

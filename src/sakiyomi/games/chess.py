@@ -453,7 +453,9 @@ class ChessGame:
     KING_ATTACK = False
     # The king-relative corrections of the tables (``chess_king_tables``, fitted to
     # Stockfish's static evaluation; session 29).  A class setting, read when a game is made.
-    KING_TABLES = True
+    # Off: both fits lost in self-play at 1000 nodes (9-14-40 and 43-15-73, both stopped;
+    # bench/results/chess/s29-rules.md).
+    KING_TABLES = False
     # The danger count from which ``king_in_danger`` answers True (session 22).
     KING_DANGER_GUARD = 300  # about one quiet position of ours in six (s22-summary.md)
 
