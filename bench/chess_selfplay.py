@@ -113,6 +113,9 @@ VARIANTS: dict[str, SearchConfig] = {
     # Session 29: the tables with / without their king-relative corrections
     # (chess_king_tables).
     "king-tables": CHESS_CONFIG,
+    # Session 29: late-move reductions a ply smaller at PV nodes; or smaller everywhere.
+    "lmr-pv": replace(CHESS_CONFIG, lmr_pv_less=1),
+    "lmr-div3": replace(CHESS_CONFIG, lmr_divisor=3.0),
     "no-king-tables": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.

@@ -135,6 +135,9 @@ class SearchConfig:
     # ⌊ln(depth)·ln(move number)/lmr_divisor + 0.5⌋ (at least 1), capped at depth - 2 —
     # the logarithmic rule for wide games (shogi: ~80 moves a node).
     lmr_divisor: float = 0.0
+    # At PV nodes (open window) late moves are reduced this many plies less (0: as elsewhere):
+    # the principal variation is where a reduced refutation costs a wrong move at the root.
+    lmr_pv_less: int = 0
     # Late-move pruning (TacticalMoves + Checks): at non-PV nodes not in check with remaining
     # depth d < len(late_move_counts), quiet moves that give no check are skipped once
     # late_move_counts[d] moves have been tried (0 or an empty tuple: off).
@@ -416,6 +419,7 @@ class Searcher(Generic[M]):
         lmr = config.lmr and pvs and tactical is not None
         lmr_min_moves = config.lmr_min_moves
         lmr_min_depth = config.lmr_min_depth
+        lmr_pv_less = config.lmr_pv_less
         futility = config.futility and tactical is not None
         margins = config.futility_margins
         late_counts = config.late_move_counts if tactical is not None else ()
@@ -740,6 +744,8 @@ class Searcher(Generic[M]):
                             best = futile
                         continue
                     new_depth, reduction = plan
+                    if reduction and pv_node and lmr_pv_less:
+                        reduction = max(0, reduction - lmr_pv_less)
                 else:
                     play(move)
                 try:
