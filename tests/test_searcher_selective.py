@@ -224,3 +224,49 @@ def test_improving_changes_late_move_pruning_and_keeps_the_best_move() -> None:
     with_trend = run(Searcher(ChessGame(chess.Board(QUEEN_HANGS)), replace(
         bare, improving=True)), Limits(depth=4))
     assert without.stats == with_trend.stats
+
+
+class _ReductionTracer:
+    """Counts null-window children searched more than a ply shallower than their parent, by
+    whether the parent is a PV node (open window)."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, int, int]] = []
+        self.reduced = {True: 0, False: 0}
+
+    def enter(self, ply: int, move: object | None, depth: int, alpha: int, beta: int) -> None:
+        del self.stack[ply:]
+        if ply > 0 and beta - alpha == 1:
+            parent_depth, parent_alpha, parent_beta = self.stack[ply - 1]
+            if depth < parent_depth - 1:
+                self.reduced[parent_beta - parent_alpha > 1] += 1
+        self.stack.append((depth, alpha, beta))
+
+    def leave(self, ply: int, value: int, bound: object) -> None:
+        pass
+
+    def cutoff(self, ply: int, kind: str, pruned: object) -> None:
+        pass
+
+    def tt_hit(self, ply: int, value: int, bound: object) -> None:
+        pass
+
+    def research(self, ply: int, move: object) -> None:
+        pass
+
+
+def test_pv_nodes_reduce_less_with_lmr_pv_less() -> None:
+    fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
+    config = replace(SELECTIVE, null_move=False, lmr_divisor=2.0)
+    counts = {}
+    for less in (0, 1, 63):
+        tracer = _ReductionTracer()
+        searcher = Searcher(ChessGame(chess.Board(fen)), replace(config, lmr_pv_less=less),
+                            tracer=tracer)
+        run(searcher, Limits(depth=6))
+        counts[less] = (tracer.reduced[True], tracer.reduced[False], searcher.stats.nodes)
+    assert counts[0][0] > 0 and counts[63][1] > 0
+    assert counts[63][0] == 0  # PV nodes never reduce; the others still do
+    assert counts[1][2] != counts[0][2]
