@@ -12,7 +12,8 @@ the files of ``compiled/``, of the game packages (``games/<name>/``: a game with
 package) and the few single modules that hold a kernel or the tables one compiles in
 (``SINGLE_MODULE_SOURCES``: shogi's four kernels and the step tables and piece codes they
 read, chess's move-list kernels and theirs); editing any other single-module game (the
-chess adapter, ...) keeps the cache.  Files outside the package (the generated search modules, which carry their own dependency hashes in their text,
+chess adapter, ...) keeps the cache.  Files outside the package (the generated search
+modules, which carry their own dependency hashes in their text,
 ``template._dependency_stamp``) keep numba's plain stamps.
 """
 
