@@ -1,6 +1,7 @@
 """The chess move-list kernels against their Python definitions on random positions.
 
-Each kernel (``chess_attacks_kernel``, ``chess_exchange_kernel``, ``chess_movegen_kernel``)
+Each kernel (``chess_attacks_kernel``, ``chess_exchange_kernel``, ``chess_movegen_kernel``,
+``chess_evasion_kernel``)
 must give what the Python function it replaces gives, so that the search sees the same moves
 in the same order with the same hints and searches the same tree.
 """
@@ -51,12 +52,22 @@ def _bitboards(b: chess.Board) -> tuple[np.uint64, ...]:
                                         b.occupied_co[chess.BLACK]))
 
 
+def _en_passant_checks() -> list[chess.Board]:
+    """A double check, and positions in check where en passant takes the checking pawn,
+    blocks the check (an impossible position, but a fine test of the generator), or does
+    neither.
+    """
+    return [chess.Board("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1"),
+            chess.Board("8/8/8/8/3Pp3/k6R/8/4K3 b - d3 0 1"),
+            chess.Board("8/8/8/8/k2Pp3/8/8/R3K3 b - d3 0 1"),
+            chess.Board("4r1k1/8/8/8/8/3n4/8/4K3 w - - 0 1")]  # and a double check
+
+
 def test_generated_lists_hints_and_ids_equal_the_python_definitions() -> None:
-    seen = {"castling": 0, "en passant": 0, "promotion": 0, "losing": 0, "pin": 0}
-    for board in _boards(1500, seed=29):
+    seen = {"castling": 0, "en passant": 0, "promotion": 0, "losing": 0, "pin": 0,
+            "check": 0, "double check": 0, "en passant in check": 0}
+    for board in _boards(3000, seed=29) + _en_passant_checks():
         game = ChessGame(board)
-        if game.in_check():
-            continue
         python = game._generate_python()
         python_hints = list(game.move_hints(python))  # a list of its own: the Python hints
         made = game._generate()
@@ -67,6 +78,10 @@ def test_generated_lists_hints_and_ids_equal_the_python_definitions() -> None:
         seen["en passant"] += any(board.is_en_passant(m) for m in made)
         seen["promotion"] += any(m.promotion for m in made)
         seen["losing"] += -1 in python_hints
+        seen["check"] += board.is_check()
+        seen["double check"] += len(board.checkers()) > 1
+        seen["en passant in check"] += board.is_check() and any(board.is_en_passant(m)
+                                                                for m in made)
         seen["pin"] += any(board.is_pinned(board.turn, sq) for sq in
                            chess.scan_forward(board.occupied_co[board.turn]))
     assert all(seen.values()), seen

@@ -38,6 +38,7 @@ SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_eval_kernel.py",
                          "games/shogi_attacks.py", "games/shogi_facade.py",
                          "games/chess_attack_tables.py", "games/chess_attacks_kernel.py",
                          "games/chess_exchange_kernel.py", "games/chess_movegen_kernel.py",
+                         "games/chess_evasion_kernel.py",
                          "games/chess_see.py")
 
 

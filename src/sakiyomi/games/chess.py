@@ -30,6 +30,7 @@ from typing import Self
 import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games import chess_evasion_kernel as evasion_kernel
 from sakiyomi.games import chess_movegen_kernel as kernel
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
 from sakiyomi.games.chess_king_tables import king_state, pair_corrections
@@ -453,6 +454,30 @@ def _en_passant(b: chess.Board) -> list[chess.Move]:
             if b._is_safe(king, blockers, move)]
 
 
+def _en_passant_evasions(b: chess.Board) -> list[chess.Move]:
+    """The legal en passant captures of ``b`` in single check, in ``ChessGame._evasions``'
+    order: those that block or take the checker, then the capture of a checking pawn that
+    just moved.
+    """
+    turn = b.turn
+    ours = b.occupied_co[turn]
+    theirs = b.occupied_co[not turn]
+    king = (b.kings & ours).bit_length() - 1
+    checkers = b.attackers_mask(not turn, king)
+    checker = checkers.bit_length() - 1
+    target = _BETWEEN[king][checker] | checkers
+    blockers = _pinned(king, b.occupied, (b.bishops | b.queens) & theirs,
+                       (b.rooks | b.queens) & theirs, ours)
+    moves = [move for move in b.generate_pseudo_legal_ep(~b.kings, target)
+             if b._is_safe(king, blockers, move)]
+    ep = b.ep_square
+    assert ep is not None
+    if not _BB[ep] & target and ep + (-8 if turn else 8) == checker:
+        moves += [move for move in b.generate_pseudo_legal_ep()
+                  if b._is_safe(king, blockers, move)]
+    return moves
+
+
 def _castle_key(rights: int) -> int:
     key = 0
     for sq in _CORNERS:
@@ -587,8 +612,10 @@ class ChessGame:
         kept for ``move_hints`` and ``move_ids`` of this list (``_listed``).  Castling and en
         passant stay python-chess's, put where its order has them.
         """
-        if not _KERNELS or self.in_check():
+        if not _KERNELS:
             return self._generate_python()
+        if self.in_check():
+            return self._evasions_made()
         b = self.board
         turn = b.turn
         occupied_co = b.occupied_co
@@ -610,6 +637,29 @@ class ChessGame:
                 codes[split:split] = self.move_ids(castles)
         if b.ep_square:
             for move in _en_passant(b):
+                moves.append(move)
+                hints.append(109)
+                codes.append(self.move_id(move))
+        self._listed = (moves, hints, codes)
+        return moves
+
+    def _evasions_made(self) -> list[chess.Move]:
+        """``_evasions``' list made by the kernel (``chess_evasion_kernel``) with the moves'
+        hints and ids (``_listed``); en passant stays python-chess's, at the end.
+        """
+        b = self.board
+        occupied_co = b.occupied_co
+        out = self._out
+        packed = evasion_kernel.evasions(b.pawns, b.knights, b.bishops, b.rooks, b.queens,
+                                         b.kings, occupied_co[True], occupied_co[False],
+                                         b.turn, out, self._gains)
+        n = packed & _COUNT_MASK
+        codes = out[:n].tolist()
+        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
+        by_code = _BY_CODE
+        moves = [by_code[code] for code in codes]
+        if b.ep_square is not None and not packed & evasion_kernel.DOUBLE_CHECK:
+            for move in _en_passant_evasions(b):
                 moves.append(move)
                 hints.append(109)
                 codes.append(self.move_id(move))

@@ -51,20 +51,21 @@ _LINES = at.LINES
 _PROMOTION_RANKS = np.uint64(chess.BB_RANK_1 | chess.BB_RANK_8)
 _EIGHT = np.uint64(8)
 # [colour]: where a pawn's double step may land, as python-chess masks it
-_PUSH_TWO = (np.uint64(chess.BB_RANK_6 | chess.BB_RANK_5),
+PUSH_TWO = (np.uint64(chess.BB_RANK_6 | chess.BB_RANK_5),
              np.uint64(chess.BB_RANK_3 | chess.BB_RANK_4))
-_SIGNATURE = ("int64(uint64, uint64, uint64, uint64, uint64, uint64, uint64, uint64, int64, "
+SIGNATURE = ("int64(uint64, uint64, uint64, uint64, uint64, uint64, uint64, uint64, int64, "
               "int32[::1], int32[::1])")
 
 
 @njit
-def _add(out: Any, n: int, frm: int, to: int, promotion: int, hint: int) -> int:
+def add(out: Any, n: int, frm: int, to: int, promotion: int, hint: int) -> int:
+    """Write the ``n``-th move's code and hint; the count after it."""
     out[n] = frm | to << 6 | promotion << 12
     out[HINTS_AT + n] = hint
     return n + 1
 
 
-@njit_typed(_SIGNATURE)
+@njit_typed(SIGNATURE)
 def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, kings: Any,
              white: Any, black: Any, turn: int, out: Any, gains: Any) -> int:
     """``ChessGame._generate`` out of check, without castling and en passant, each move with
@@ -118,7 +119,7 @@ def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
                     hint = -1
                 else:
                     hint = 100 + 10 * ORDER_VALUE[victim] - ORDER_VALUE[attacker]
-            n = _add(out, n, frm, to, 0, hint)
+            n = add(out, n, frm, to, 0, hint)
     split = n
     ours_pawns = pawns & ours
     if ours_pawns == ZERO:
@@ -140,19 +141,19 @@ def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
             hint = 100 + 10 * ORDER_VALUE[piece_on(target, pawns, knights, bishops, rooks,
                                                    queens)] - ORDER_VALUE[PAWN]
             if target & _PROMOTION_RANKS != ZERO:
-                n = _add(out, n, frm, to, QUEEN, hint + 90)
-                n = _add(out, n, frm, to, ROOK, hint)
-                n = _add(out, n, frm, to, BISHOP, hint)
-                n = _add(out, n, frm, to, KNIGHT, hint)
+                n = add(out, n, frm, to, QUEEN, hint + 90)
+                n = add(out, n, frm, to, ROOK, hint)
+                n = add(out, n, frm, to, BISHOP, hint)
+                n = add(out, n, frm, to, KNIGHT, hint)
             else:
-                n = _add(out, n, frm, to, 0, hint)
+                n = add(out, n, frm, to, 0, hint)
     if turn:
         single = ours_pawns << _EIGHT & empty
-        double = single << _EIGHT & empty & _PUSH_TWO[1]
+        double = single << _EIGHT & empty & PUSH_TWO[1]
         step = -8
     else:
         single = ours_pawns >> _EIGHT & empty
-        double = single >> _EIGHT & empty & _PUSH_TWO[0]
+        double = single >> _EIGHT & empty & PUSH_TWO[0]
         step = 8
     while single != ZERO:
         to = highest_bit(single)
@@ -162,23 +163,23 @@ def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
         if blockers & _SQUARES[frm] != ZERO and lines[frm] & target == ZERO:
             continue
         if target & _PROMOTION_RANKS != ZERO:
-            n = _add(out, n, frm, to, QUEEN, 190)
-            n = _add(out, n, frm, to, ROOK, -2)
-            n = _add(out, n, frm, to, BISHOP, -2)
-            n = _add(out, n, frm, to, KNIGHT, -2)
+            n = add(out, n, frm, to, QUEEN, 190)
+            n = add(out, n, frm, to, ROOK, -2)
+            n = add(out, n, frm, to, BISHOP, -2)
+            n = add(out, n, frm, to, KNIGHT, -2)
         else:
-            n = _add(out, n, frm, to, 0, 0)
+            n = add(out, n, frm, to, 0, 0)
     while double != ZERO:
         to = highest_bit(double)
         target = _SQUARES[to]
         double ^= target
         frm = to + 2 * step
         if blockers & _SQUARES[frm] == ZERO or lines[frm] & target != ZERO:
-            n = _add(out, n, frm, to, 0, 0)
+            n = add(out, n, frm, to, 0, 0)
     return n | split << SPLIT_SHIFT
 
 
-@njit_typed(_SIGNATURE)
+@njit_typed(SIGNATURE)
 def captures(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, kings: Any,
              white: Any, black: Any, turn: int, out: Any, gains: Any) -> int:
     """``ChessGame._captures`` out of check without en passant: the legal captures that do
@@ -229,7 +230,7 @@ def captures(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
             if loses_material(frm, to, victim, attacker, turn, pawns, knights, bishops,
                               rooks, queens, kings, white, black, gains):
                 continue
-            n = _add(out, n, frm, to, 0, 100 + 10 * ORDER_VALUE[victim] - value)
+            n = add(out, n, frm, to, 0, 100 + 10 * ORDER_VALUE[victim] - value)
     attacks = _PAWN[turn]
     capturers = pawns & ours
     while capturers != ZERO:
@@ -245,9 +246,9 @@ def captures(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
                 continue
             victim = piece_on(target, pawns, knights, bishops, rooks, queens)
             if target & _PROMOTION_RANKS != ZERO:
-                n = _add(out, n, frm, to, QUEEN, 189 + 10 * ORDER_VALUE[victim])
+                n = add(out, n, frm, to, QUEEN, 189 + 10 * ORDER_VALUE[victim])
             else:
-                n = _add(out, n, frm, to, 0, 99 + 10 * ORDER_VALUE[victim])
+                n = add(out, n, frm, to, 0, 99 + 10 * ORDER_VALUE[victim])
     return n
 
 
