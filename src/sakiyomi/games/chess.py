@@ -440,6 +440,11 @@ def _push(b: chess.Board, move: chess.Move, piece: int, victim: int | None, extr
 _COUNT_MASK = (1 << kernel.SPLIT_SHIFT) - 1
 
 
+def _code(move: chess.Move) -> int:
+    """``ChessGame.move_id`` as a function: a subclass may take the method away (tests)."""
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
 def _en_passant(b: chess.Board) -> list[chess.Move]:
     """The legal en passant captures of ``b`` (not in check), python-chess's generator and
     its safety test with our pins, as ``ChessGame._generate_python`` finds them.
@@ -634,12 +639,12 @@ class ChessGame:
                 split = packed >> kernel.SPLIT_SHIFT
                 moves[split:split] = castles
                 hints[split:split] = [0] * len(castles)
-                codes[split:split] = self.move_ids(castles)
+                codes[split:split] = [_code(move) for move in castles]
         if b.ep_square:
             for move in _en_passant(b):
                 moves.append(move)
                 hints.append(109)
-                codes.append(self.move_id(move))
+                codes.append(_code(move))
         self._listed = (moves, hints, codes)
         return moves
 
@@ -662,7 +667,7 @@ class ChessGame:
             for move in _en_passant_evasions(b):
                 moves.append(move)
                 hints.append(109)
-                codes.append(self.move_id(move))
+                codes.append(_code(move))
         self._listed = (moves, hints, codes)
         return moves
 
