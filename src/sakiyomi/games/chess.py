@@ -16,6 +16,12 @@ keep incrementally, lives here and is updated in ``play``/``undo`` from the move
   sums and the game phase (the terms of ``chess_terms`` are added to both sums at evaluation
   time: the pawn structure from a cache keyed by the pawns).
 
+The legal move lists (in check too) and the quiescence captures, each with its moves' ordering
+hints, are made from the bitboards in one compiled call per list (``chess_movegen_kernel``,
+``chess_evasion_kernel``; session 29: the lists, their hints and the captures' exchange
+evaluations cost most of the search's time in Python); the Python generators here stay their
+definitions and the path without a compiler.
+
 Draw rules on the search path (``RepetitionRules``): a position that already occurred since the
 last irreversible move scores a draw, and so does the 50-move rule; ``outcome`` reports what ends
 a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefold repetition).
