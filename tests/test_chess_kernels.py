@@ -52,21 +52,22 @@ def _bitboards(b: chess.Board) -> tuple[np.uint64, ...]:
                                         b.occupied_co[chess.BLACK]))
 
 
-def _en_passant_checks() -> list[chess.Board]:
-    """A double check, and positions in check where en passant takes the checking pawn,
-    blocks the check (an impossible position, but a fine test of the generator), or does
-    neither.
+def _special_checks() -> list[chess.Board]:
+    """Positions in check where en passant takes the checking pawn, blocks the check (an
+    impossible position, but a fine test of the generator), or does neither; a double check;
+    a pawn pinned along a rank whose double step would block the check.
     """
     return [chess.Board("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1"),
             chess.Board("8/8/8/8/3Pp3/k6R/8/4K3 b - d3 0 1"),
             chess.Board("8/8/8/8/k2Pp3/8/8/R3K3 b - d3 0 1"),
-            chess.Board("4r1k1/8/8/8/8/3n4/8/4K3 w - - 0 1")]  # and a double check
+            chess.Board("4r1k1/8/8/8/8/3n4/8/4K3 w - - 0 1"),  # a double check
+            chess.Board("k7/8/6b1/8/8/8/2K1P2r/8 w - - 0 1")]  # a pinned pawn's block: illegal
 
 
 def test_generated_lists_hints_and_ids_equal_the_python_definitions() -> None:
     seen = {"castling": 0, "en passant": 0, "promotion": 0, "losing": 0, "pin": 0,
             "check": 0, "double check": 0, "en passant in check": 0}
-    for board in _boards(3000, seed=29) + _en_passant_checks():
+    for board in _boards(3000, seed=29) + _special_checks():
         game = ChessGame(board)
         python = game._generate_python()
         python_hints = list(game.move_hints(python))  # a list of its own: the Python hints
