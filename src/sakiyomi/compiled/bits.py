@@ -36,6 +36,22 @@ def njit(func: Callable[..., Any]) -> Any:
     return _numba_njit(cache=True, _nrt=False)(func)
 
 
+def njit_typed(signature: str) -> Callable[[Callable[..., Any]], Any]:
+    """``njit`` compiled eagerly for the one numba ``signature`` (for example
+    ``"int64(uint64, int64)"``).  An entry point called from Python with 64-bit bitboards
+    needs it: numba types a Python int by its value (int64 below 2**63, uint64 from there),
+    so a lazily compiled kernel would be compiled once per mix of high and low arguments;
+    with one signature every call converts to it.  Without numba the function unchanged.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        if _numba_njit is None:  # pragma: no cover
+            return func
+        return _numba_njit(signature, cache=True, _nrt=False)(func)
+
+    return decorate
+
+
 def _py_popcount(x: Any) -> int:
     return int(x).bit_count()
 

@@ -11,8 +11,9 @@ them recompiles every cached kernel instead of mixing old and new code.  Kernel 
 the files of ``compiled/``, of the game packages (``games/<name>/``: a game with kernels is a
 package) and the few single modules that hold a kernel or the tables one compiles in
 (``SINGLE_MODULE_SOURCES``: shogi's four kernels and the step tables and piece codes they
-read); editing any other single-module game (chess, ...) keeps the cache.  Files outside the
-package (the generated search modules, which carry their own dependency hashes in their text,
+read, chess's move-list kernels and theirs); editing any other single-module game (the
+chess adapter, ...) keeps the cache.  Files outside the package (the generated search
+modules, which carry their own dependency hashes in their text,
 ``template._dependency_stamp``) keep numba's plain stamps.
 """
 
@@ -29,10 +30,16 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 # Single modules of ``games/`` with @njit code (session 27: the shogi evaluation's threat
 # kernel; session 28: its evaluation-time terms' kernel, the exchange tests' and the
-# rescoring's) or with tables such code compiles in as constants.
+# rescoring's; session 29: chess's move lists with their hints, their exchange evaluation and
+# attack tests) or with tables such code compiles in as constants (chess_see: the exchange
+# values).
 SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_eval_kernel.py",
                          "games/shogi_exchange.py", "games/shogi_rescore.py",
-                         "games/shogi_attacks.py", "games/shogi_facade.py")
+                         "games/shogi_attacks.py", "games/shogi_facade.py",
+                         "games/chess_attack_tables.py", "games/chess_attacks_kernel.py",
+                         "games/chess_exchange_kernel.py", "games/chess_movegen_kernel.py",
+                         "games/chess_evasion_kernel.py",
+                         "games/chess_see.py")
 
 
 def kernel_sources() -> list[Path]:

@@ -16,6 +16,12 @@ keep incrementally, lives here and is updated in ``play``/``undo`` from the move
   sums and the game phase (the terms of ``chess_terms`` are added to both sums at evaluation
   time: the pawn structure from a cache keyed by the pawns).
 
+The legal move lists (in check too) and the quiescence captures, each with its moves' ordering
+hints, are made from the bitboards in one compiled call per list (``chess_movegen_kernel``,
+``chess_evasion_kernel``; session 29: the lists, their hints and the captures' exchange
+evaluations cost most of the search's time in Python); the Python generators here stay their
+definitions and the path without a compiler.
+
 Draw rules on the search path (``RepetitionRules``): a position that already occurred since the
 last irreversible move scores a draw, and so does the 50-move rule; ``outcome`` reports what ends
 a game without a claim (mate, stalemate, insufficient material, 75 moves, fivefold repetition).
@@ -30,6 +36,8 @@ from typing import Self
 import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
+from sakiyomi.games import chess_evasion_kernel as evasion_kernel
+from sakiyomi.games import chess_movegen_kernel as kernel
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
 from sakiyomi.games.chess_king_tables import king_state, pair_corrections
 from sakiyomi.games.chess_king_weights import WEIGHTS as KING_WEIGHTS
@@ -75,6 +83,18 @@ _PROMOTING = {frm << 6 | to: tuple(chess.Move(frm, to, piece) for piece in _PROM
               for frm, to in [*((f, t) for f in range(48, 56) for t in range(56, 64)),
                               *((f, t) for f in range(8, 16) for t in range(8))]
               if abs((frm & 7) - (to & 7)) <= 1}
+# Every move by its code ``from | to << 6 | promotion << 12`` (``move_id``; the move
+# kernels' output), the shared objects above; codes of no move hold the null move.
+_BY_CODE = [chess.Move.null()] * (6 << 12)
+for _frm in range(64):
+    for _to in range(64):
+        _BY_CODE[_frm | _to << 6] = _MOVES[_frm][_to]
+for _promotions in _PROMOTING.values():
+    for _move in _promotions:
+        _BY_CODE[_move.from_square | _move.to_square << 6 | (_move.promotion or 0) << 12] = _move
+# The move lists come from the compiled kernels (``chess_movegen_kernel``) when they compile;
+# the Python generators are their definitions, and the path without a compiler.
+_KERNELS = kernel.COMPILED
 # A pawn's moves from one square to another by ``from << 6 | to``: its promotions onto the last
 # rank, else the one move.
 _PAWN_MOVES = [_PROMOTING.get(key, (_MOVES[key >> 6][key & 63],)) for key in range(4096)]
@@ -423,6 +443,52 @@ def _push(b: chess.Board, move: chess.Move, piece: int, victim: int | None, extr
     b.turn = not turn
 
 
+_COUNT_MASK = (1 << kernel.SPLIT_SHIFT) - 1
+
+
+def _code(move: chess.Move) -> int:
+    """``ChessGame.move_id`` as a function: a subclass may take the method away (tests)."""
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def _en_passant(b: chess.Board) -> list[chess.Move]:
+    """The legal en passant captures of ``b`` (not in check), python-chess's generator and
+    its safety test with our pins, as ``ChessGame._generate_python`` finds them.
+    """
+    turn = b.turn
+    ours = b.occupied_co[turn]
+    theirs = b.occupied_co[not turn]
+    king = (b.kings & ours).bit_length() - 1
+    blockers = _pinned(king, b.occupied, (b.bishops | b.queens) & theirs,
+                       (b.rooks | b.queens) & theirs, ours)
+    return [_MOVES[move.from_square][move.to_square] for move in b.generate_pseudo_legal_ep()
+            if b._is_safe(king, blockers, move)]
+
+
+def _en_passant_evasions(b: chess.Board) -> list[chess.Move]:
+    """The legal en passant captures of ``b`` in single check, in ``ChessGame._evasions``'
+    order: those that block or take the checker, then the capture of a checking pawn that
+    just moved.
+    """
+    turn = b.turn
+    ours = b.occupied_co[turn]
+    theirs = b.occupied_co[not turn]
+    king = (b.kings & ours).bit_length() - 1
+    checkers = b.attackers_mask(not turn, king)
+    checker = checkers.bit_length() - 1
+    target = _BETWEEN[king][checker] | checkers
+    blockers = _pinned(king, b.occupied, (b.bishops | b.queens) & theirs,
+                       (b.rooks | b.queens) & theirs, ours)
+    moves = [move for move in b.generate_pseudo_legal_ep(~b.kings, target)
+             if b._is_safe(king, blockers, move)]
+    ep = b.ep_square
+    assert ep is not None
+    if not _BB[ep] & target and ep + (-8 if turn else 8) == checker:
+        moves += [move for move in b.generate_pseudo_legal_ep()
+                  if b._is_safe(king, blockers, move)]
+    return moves
+
+
 def _castle_key(rights: int) -> int:
     key = 0
     for sq in _CORNERS:
@@ -472,6 +538,9 @@ class ChessGame:
         self._moves: list[chess.Move] | None = None
         self._check: bool | None = None
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
+        # The legal move list the kernel made here, with its hints and move ids.
+        self._listed: tuple[list[chess.Move], list[int], list[int]] | None = None
+        self._out, self._gains = kernel.buffers()
         # ``play`` updates the board itself (``_push``) only on python-chess's own Board in
         # standard chess: a subclass may hook the push, Chess960 encodes castling otherwise.
         # ``_push`` writes python-chess's private board state (``_BoardState``, ``_stack``):
@@ -549,6 +618,66 @@ class ChessGame:
         return moves
 
     def _generate(self) -> list[chess.Move]:
+        """The legal moves in python-chess's order: ``_generate_python``'s list, made out of
+        check by the kernel (``chess_movegen_kernel.generate``) with the moves' hints and ids,
+        kept for ``move_hints`` and ``move_ids`` of this list (``_listed``).  Castling and en
+        passant stay python-chess's, put where its order has them.
+        """
+        if not _KERNELS:
+            return self._generate_python()
+        if self.in_check():
+            return self._evasions_made()
+        b = self.board
+        turn = b.turn
+        occupied_co = b.occupied_co
+        out = self._out
+        packed = kernel.generate(b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
+                                 occupied_co[True], occupied_co[False], turn, out,
+                                 self._gains)
+        n = packed & _COUNT_MASK
+        codes = out[:n].tolist()
+        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
+        by_code = _BY_CODE
+        moves = [by_code[code] for code in codes]
+        if b.castling_rights & (chess.BB_RANK_1 if turn else chess.BB_RANK_8):
+            castles = list(b.generate_castling_moves())  # its path is tested there
+            if castles:
+                split = packed >> kernel.SPLIT_SHIFT
+                moves[split:split] = castles
+                hints[split:split] = [0] * len(castles)
+                codes[split:split] = [_code(move) for move in castles]
+        if b.ep_square:
+            for move in _en_passant(b):
+                moves.append(move)
+                hints.append(109)
+                codes.append(_code(move))
+        self._listed = (moves, hints, codes)
+        return moves
+
+    def _evasions_made(self) -> list[chess.Move]:
+        """``_evasions``' list made by the kernel (``chess_evasion_kernel``) with the moves'
+        hints and ids (``_listed``); en passant stays python-chess's, at the end.
+        """
+        b = self.board
+        occupied_co = b.occupied_co
+        out = self._out
+        packed = evasion_kernel.evasions(b.pawns, b.knights, b.bishops, b.rooks, b.queens,
+                                         b.kings, occupied_co[True], occupied_co[False],
+                                         b.turn, out, self._gains)
+        n = packed & _COUNT_MASK
+        codes = out[:n].tolist()
+        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
+        by_code = _BY_CODE
+        moves = [by_code[code] for code in codes]
+        if b.ep_square is not None and not packed & evasion_kernel.DOUBLE_CHECK:
+            for move in _en_passant_evasions(b):
+                moves.append(move)
+                hints.append(109)
+                codes.append(_code(move))
+        self._listed = (moves, hints, codes)
+        return moves
+
+    def _generate_python(self) -> list[chess.Move]:
         """The legal moves in python-chess's order (its ``generate_legal_moves``).  In check,
         ``_evasions``; otherwise generated here in the order of its
         ``generate_pseudo_legal_moves`` (pieces by from-square then to-square, both
@@ -795,6 +924,7 @@ class ChessGame:
         self._moves = None
         self._check = None
         self._noisy_hints = None
+        self._listed = None
         n = len(self._keys)
         self._keys.append(self._full_key())
         self._resets.append(n if irreversible else self._resets[n - 1])
@@ -812,6 +942,7 @@ class ChessGame:
         self._moves = None
         self._check = None
         self._noisy_hints = None
+        self._listed = None
 
     def outcome(self) -> Outcome | None:
         b = self.board
@@ -978,6 +1109,27 @@ class ChessGame:
         return moves, hints
 
     def _captures(self) -> tuple[list[chess.Move], list[int]]:
+        """``noisy_moves``' captures and their hints out of check: ``_captures_python``'s,
+        made by the kernel (``chess_movegen_kernel.captures``) but for en passant.
+        """
+        if not _KERNELS:
+            return self._captures_python()
+        b = self.board
+        occupied_co = b.occupied_co
+        out = self._out
+        n = kernel.captures(b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
+                            occupied_co[True], occupied_co[False], b.turn, out, self._gains)
+        by_code = _BY_CODE
+        moves = [by_code[code] for code in out[:n].tolist()]
+        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
+        ep = b.ep_square
+        if ep and not _BB[ep] & b.occupied:
+            for move in _en_passant(b):
+                moves.append(move)
+                hints.append(109)
+        return moves, hints
+
+    def _captures_python(self) -> tuple[list[chess.Move], list[int]]:
         """``noisy_moves``' captures and their hints out of check, generated here in
         python-chess's order (``generate_pseudo_legal_captures``: pieces by from-square then
         to-square, both descending, then pawns, then en passant) with the legality test of
@@ -1079,7 +1231,12 @@ class ChessGame:
         return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
     def move_ids(self, moves: Sequence[chess.Move]) -> list[int]:
-        """``move_id`` of each of ``moves``, in one comprehension."""
+        """``move_id`` of each of ``moves``, in one comprehension (kept with the list when the
+        kernel made it: its codes are these ids).
+        """
+        listed = self._listed
+        if listed is not None and listed[0] is moves:
+            return listed[2]
         return [m.from_square | m.to_square << 6 | (m.promotion or 0) << 12 for m in moves]
 
     def may_give_check(self, move: chess.Move) -> bool:
@@ -1200,6 +1357,9 @@ class ChessGame:
         noisy = self._noisy_hints
         if noisy is not None and noisy[0] is moves:
             return noisy[1]
+        listed = self._listed
+        if listed is not None and listed[0] is moves:
+            return listed[1]
         b = self.board
         them = not b.turn
         occ_them = b.occupied_co[them]
@@ -1275,6 +1435,7 @@ class ChessGame:
         self._kb ^= _Z_SIDE
         self._moves = None
         self._noisy_hints = None
+        self._listed = None
         self._check = False  # the side that passed was not in check, so neither is this one
         n = len(self._keys)
         self._keys.append(self._kb)
