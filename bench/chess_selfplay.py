@@ -115,6 +115,7 @@ VARIANTS: dict[str, SearchConfig] = {
     "king-tables": CHESS_CONFIG,
     # Session 29: late-move reductions a ply smaller at PV nodes; or smaller everywhere.
     "lmr-pv": replace(CHESS_CONFIG, lmr_pv_less=1),
+    "no-lmr-pv": replace(CHESS_CONFIG, lmr_pv_less=0),
     "lmr-div3": replace(CHESS_CONFIG, lmr_divisor=3.0),
     "lmr-pv2": replace(CHESS_CONFIG, lmr_pv_less=2),
     "lmr-pv-div3": replace(CHESS_CONFIG, lmr_pv_less=1, lmr_divisor=3.0),
