@@ -36,6 +36,7 @@ from sakiyomi.games.chess_movegen_kernel import (
     PUSH_TWO,
     SIGNATURE,
     add,
+    add_pushes,
     buffers,
 )
 
@@ -163,27 +164,8 @@ def evasions(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
         step = 8
     single &= aim
     double &= aim
-    while single != ZERO:
-        to = highest_bit(single)
-        target = _SQUARES[to]
-        single ^= target
-        frm = to + step
-        if blockers & _SQUARES[frm] != ZERO and _LINES[frm, to] & king_bb == ZERO:
-            continue
-        if target & _PROMOTION_RANKS != ZERO:
-            n = add(out, n, frm, to, QUEEN, 190)
-            n = add(out, n, frm, to, ROOK, -2)
-            n = add(out, n, frm, to, BISHOP, -2)
-            n = add(out, n, frm, to, KNIGHT, -2)
-        else:
-            n = add(out, n, frm, to, 0, 0)
-    while double != ZERO:
-        to = highest_bit(double)
-        target = _SQUARES[to]
-        double ^= target
-        frm = to + 2 * step
-        if blockers & _SQUARES[frm] == ZERO or _LINES[frm, to] & king_bb != ZERO:
-            n = add(out, n, frm, to, 0, 0)
+    pushes: int = add_pushes(out, n, single, double, step, blockers, king_bb)
+    n += pushes
     return n
 
 

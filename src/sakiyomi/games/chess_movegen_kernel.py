@@ -65,6 +65,58 @@ def add(out: Any, n: int, frm: int, to: int, promotion: int, hint: int) -> int:
     return n + 1
 
 
+@njit
+def add_pushes(out: Any, n: int, single: Any, double: Any, step: int, blockers: Any,
+               king_bb: Any) -> int:
+    """Write the pawn pushes onto ``single`` (one step; promotions as four moves, the
+    queen's first) and ``double`` (two steps) from the squares ``step`` / 2 x ``step`` back,
+    from the ``n``-th on, but a pinned pawn's (``blockers``) that leaves the line through
+    its king (``king_bb``); how many it wrote.
+    """
+    first = n
+    while single != ZERO:
+        to = highest_bit(single)
+        target = _SQUARES[to]
+        single ^= target
+        frm = to + step
+        if blockers & _SQUARES[frm] != ZERO and _LINES[frm, to] & king_bb == ZERO:
+            continue
+        if target & _PROMOTION_RANKS != ZERO:
+            n = add(out, n, frm, to, QUEEN, 190)
+            n = add(out, n, frm, to, ROOK, -2)
+            n = add(out, n, frm, to, BISHOP, -2)
+            n = add(out, n, frm, to, KNIGHT, -2)
+        else:
+            n = add(out, n, frm, to, 0, 0)
+    while double != ZERO:
+        to = highest_bit(double)
+        target = _SQUARES[to]
+        double ^= target
+        frm = to + 2 * step
+        if blockers & _SQUARES[frm] == ZERO or _LINES[frm, to] & king_bb != ZERO:
+            n = add(out, n, frm, to, 0, 0)
+    return n - first
+
+
+@njit
+def reach(frm: int, source: Any, knights: Any, rooks: Any, queens: Any, kings: Any,
+          diagonal: Any, straight: Any, occupied: Any) -> tuple[int, Any]:
+    """The type of the piece (not a pawn) on ``frm`` (``source``: its bit) and the squares
+    it attacks with ``occupied`` as blockers, own pieces included.
+    """
+    if source & knights != ZERO:
+        return KNIGHT, _KNIGHT[frm]
+    if source & kings != ZERO:
+        return KING, _KING[frm]
+    targets = ZERO
+    if source & diagonal != ZERO:
+        targets = diagonal_attacks(frm, occupied)
+    if source & straight != ZERO:
+        targets |= straight_attacks(frm, occupied)
+    return (QUEEN if source & queens != ZERO else ROOK if source & rooks != ZERO
+            else BISHOP), targets
+
+
 @njit_typed(SIGNATURE)
 def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, kings: Any,
              white: Any, black: Any, turn: int, out: Any, gains: Any) -> int:
@@ -87,21 +139,9 @@ def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
         frm = highest_bit(pieces)
         source = _SQUARES[frm]
         pieces ^= source
-        if source & knights != ZERO:
-            targets = _KNIGHT[frm] & free
-            attacker = KNIGHT
-        elif frm == king:
-            targets = _KING[frm] & free
-            attacker = KING
-        else:
-            targets = ZERO
-            if source & diagonal != ZERO:
-                targets = diagonal_attacks(frm, occupied)
-            if source & straight != ZERO:
-                targets |= straight_attacks(frm, occupied)
-            targets &= free
-            attacker = (QUEEN if source & queens != ZERO else ROOK if source & rooks != ZERO
-                        else BISHOP)
+        attacker, targets = reach(frm, source, knights, rooks, queens, kings, diagonal,
+                                  straight, occupied)
+        targets &= free
         if blockers & source != ZERO:  # never the king: pinned, or may be
             targets &= _LINES[king, frm]  # along its line through the king
         while targets != ZERO:
@@ -155,27 +195,8 @@ def generate(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
         single = ours_pawns >> _EIGHT & empty
         double = single >> _EIGHT & empty & PUSH_TWO[0]
         step = 8
-    while single != ZERO:
-        to = highest_bit(single)
-        target = _SQUARES[to]
-        single ^= target
-        frm = to + step
-        if blockers & _SQUARES[frm] != ZERO and lines[frm] & target == ZERO:
-            continue
-        if target & _PROMOTION_RANKS != ZERO:
-            n = add(out, n, frm, to, QUEEN, 190)
-            n = add(out, n, frm, to, ROOK, -2)
-            n = add(out, n, frm, to, BISHOP, -2)
-            n = add(out, n, frm, to, KNIGHT, -2)
-        else:
-            n = add(out, n, frm, to, 0, 0)
-    while double != ZERO:
-        to = highest_bit(double)
-        target = _SQUARES[to]
-        double ^= target
-        frm = to + 2 * step
-        if blockers & _SQUARES[frm] == ZERO or lines[frm] & target != ZERO:
-            n = add(out, n, frm, to, 0, 0)
+    pushes: int = add_pushes(out, n, single, double, step, blockers, _SQUARES[king])
+    n += pushes
     return n | split << SPLIT_SHIFT
 
 
@@ -200,21 +221,9 @@ def captures(pawns: Any, knights: Any, bishops: Any, rooks: Any, queens: Any, ki
         frm = highest_bit(pieces)
         source = _SQUARES[frm]
         pieces ^= source
-        if source & knights != ZERO:
-            targets = _KNIGHT[frm] & theirs
-            attacker = KNIGHT
-        elif source & king_bb != ZERO:
-            targets = _KING[frm] & theirs
-            attacker = KING
-        else:
-            targets = ZERO
-            if source & diagonal != ZERO:
-                targets = diagonal_attacks(frm, occupied)
-            if source & straight != ZERO:
-                targets |= straight_attacks(frm, occupied)
-            targets &= theirs
-            attacker = (QUEEN if source & queens != ZERO else ROOK if source & rooks != ZERO
-                        else BISHOP)
+        attacker, targets = reach(frm, source, knights, rooks, queens, kings, diagonal,
+                                  straight, occupied)
+        targets &= theirs
         value = ORDER_VALUE[attacker]
         while targets != ZERO:
             to = highest_bit(targets)
