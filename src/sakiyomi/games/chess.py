@@ -31,13 +31,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Self
+from typing import TYPE_CHECKING, Any, Self
 
 import chess
 
 from sakiyomi.game import MoveError, Outcome, Player, PositionError
-from sakiyomi.games import chess_evasion_kernel as evasion_kernel
-from sakiyomi.games import chess_movegen_kernel as kernel
 from sakiyomi.games.chess_endgame import ENDGAME_PHASE, endgame_value
 from sakiyomi.games.chess_king_tables import king_state, pair_corrections
 from sakiyomi.games.chess_king_weights import WEIGHTS as KING_WEIGHTS
@@ -93,8 +91,33 @@ for _promotions in _PROMOTING.values():
     for _move in _promotions:
         _BY_CODE[_move.from_square | _move.to_square << 6 | (_move.promotion or 0) << 12] = _move
 # The move lists come from the compiled kernels (``chess_movegen_kernel``) when they compile;
-# the Python generators are their definitions, and the path without a compiler.
-_KERNELS = kernel.COMPILED
+# the Python generators are their definitions, and the path without a compiler.  The kernels
+# are loaded by ``load_kernels`` (the first game, or the UCI engine's ``isready``), not when
+# this module is imported: compiling them on an empty numba cache takes about 5 s, loading
+# them from it about 0.8 s (numba's import included), and a GUI waits for ``uciok`` but
+# expects ``isready`` to take its time.
+if TYPE_CHECKING:
+    from sakiyomi.games import chess_evasion_kernel as evasion_kernel
+    from sakiyomi.games import chess_movegen_kernel as kernel
+_LOADED = False  # load_kernels has run
+_KERNELS = False  # ... and the kernels compiled
+_COUNT_MASK = (1 << 16) - 1  # the kernels' count bits (``chess_movegen_kernel.SPLIT_SHIFT``)
+
+
+def load_kernels() -> bool:
+    """Load the compiled move-list kernels (compiling them on an empty numba cache) once;
+    whether they are in use (False without numba: the Python generators serve).
+    """
+    global _LOADED, _KERNELS, kernel, evasion_kernel
+    if not _LOADED:
+        from sakiyomi.games import chess_evasion_kernel as evasions_module
+        from sakiyomi.games import chess_movegen_kernel as lists_module
+
+        assert (1 << lists_module.SPLIT_SHIFT) - 1 == _COUNT_MASK
+        kernel, evasion_kernel = lists_module, evasions_module
+        _KERNELS = lists_module.COMPILED
+        _LOADED = True
+    return _KERNELS
 # A pawn's moves from one square to another by ``from << 6 | to``: its promotions onto the last
 # rank, else the one move.
 _PAWN_MOVES = [_PROMOTING.get(key, (_MOVES[key >> 6][key & 63],)) for key in range(4096)]
@@ -443,9 +466,6 @@ def _push(b: chess.Board, move: chess.Move, piece: int, victim: int | None, extr
     b.turn = not turn
 
 
-_COUNT_MASK = (1 << kernel.SPLIT_SHIFT) - 1
-
-
 def _code(move: chess.Move) -> int:
     """``ChessGame.move_id`` as a function: a subclass may take the method away (tests)."""
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
@@ -540,7 +560,13 @@ class ChessGame:
         self._noisy_hints: tuple[list[chess.Move], list[int]] | None = None
         # The legal move list the kernel made here, with its hints and move ids.
         self._listed: tuple[list[chess.Move], list[int], list[int]] | None = None
-        self._out, self._gains = kernel.buffers()
+        # The kernels' output and scratch arrays (reused call after call).
+        self._out: Any = None
+        self._gains: Any = None
+        if not _LOADED:
+            load_kernels()
+        if _KERNELS:
+            self._out, self._gains = kernel.buffers()
         # ``play`` updates the board itself (``_push``) only on python-chess's own Board in
         # standard chess: a subclass may hook the push, Chess960 encodes castling otherwise.
         # ``_push`` writes python-chess's private board state (``_BoardState``, ``_stack``):

@@ -19,7 +19,7 @@ import time
 import chess
 
 from sakiyomi.game import GameError
-from sakiyomi.games.chess import parse_board
+from sakiyomi.games.chess import load_kernels, parse_board
 from sakiyomi.inputs import shown
 from sakiyomi.protocols.chess_engine import (
     PvLine,
@@ -128,8 +128,11 @@ class UciHandler:
 
     def cmd_isready(self, args: list[str]) -> None:
         """Answer at once, also while a search runs (the reader thread is never blocked);
-        a table cleared by ``ucinewgame`` is emptied first (GUIs wait for ``readyok``).
+        a table cleared by ``ucinewgame`` is emptied first, and the first ``isready`` loads
+        the compiled move lists (``chess.load_kernels``: about 5 s on an empty numba cache),
+        so that no search clock pays for them (GUIs wait for ``readyok``).
         """
+        load_kernels()
         self.tt.settle()
         self.out.send("readyok")
 
