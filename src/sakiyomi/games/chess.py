@@ -93,8 +93,8 @@ for _promotions in _PROMOTING.values():
 # The move lists come from the compiled kernels (``chess_movegen_kernel``) when they compile;
 # the Python generators are their definitions, and the path without a compiler.  The kernels
 # are loaded by ``load_kernels`` (the first game, or the UCI engine's ``isready``), not when
-# this module is imported: compiling them on an empty numba cache takes about 5 s, loading
-# them from it about 0.8 s (numba's import included), and a GUI waits for ``uciok`` but
+# this module is imported: compiling them on an empty compiler cache takes about 5 s, loading
+# them from it about 0.8 s (the compiler's import included), and a GUI waits for ``uciok`` but
 # expects ``isready`` to take its time.
 if TYPE_CHECKING:
     from sakiyomi.games import chess_evasion_kernel as evasion_kernel
@@ -105,8 +105,8 @@ _COUNT_MASK = (1 << 16) - 1  # the kernels' count bits (``chess_movegen_kernel.S
 
 
 def load_kernels() -> bool:
-    """Load the compiled move-list kernels (compiling them on an empty numba cache) once;
-    whether they are in use (False without numba: the Python generators serve).
+    """Load the compiled move-list kernels (compiling them on an empty compiler cache) once;
+    whether they are in use (False without the compiler: the Python generators serve).
     """
     global _LOADED, _KERNELS, kernel, evasion_kernel
     if not _LOADED:
