@@ -102,6 +102,8 @@ if TYPE_CHECKING:
 _LOADED = False  # load_kernels has run
 _KERNELS = False  # ... and the kernels compiled
 _COUNT_MASK = (1 << 16) - 1  # the kernels' count bits (``chess_movegen_kernel.SPLIT_SHIFT``)
+# ``move_hints``' value of an en passant capture: a pawn takes a pawn (100 + 10 x 1 - 1).
+_EN_PASSANT_HINT = 100 + 10 * 1 - 1
 
 
 def load_kernels() -> bool:
@@ -550,7 +552,7 @@ class ChessGame:
         start = board.root() if board is not None else chess.Board()
         self.board = start
         self._kings = self.KING_TABLES
-        self._tmg, self._teg = self._tables_here()
+        self._tables = self._tables_here()  # (middlegame, endgame) tables in use
         self._kb, self._mg, self._eg, self._phase = self._from_scratch()
         self._keys = [self._full_key()]
         self._resets = [0]
@@ -595,7 +597,7 @@ class ChessGame:
         mg = eg = 0
         for c in (0, 1):
             own = b.occupied_co[c]
-            rows_mg, rows_eg = self._tmg[c], self._teg[c]
+            rows_mg, rows_eg = self._tables[0][c], self._tables[1][c]
             for piece, pieces in enumerate((b.pawns, b.knights, b.bishops, b.rooks, b.queens,
                                             b.kings), start=1):
                 bits = pieces & own
@@ -612,7 +614,7 @@ class ChessGame:
         """Key (without en passant), mg, eg and phase computed from the whole board."""
         b = self.board
         kb = mg = eg = phase = 0
-        tmg, teg = self._tmg, self._teg
+        tmg, teg = self._tables
         for sq, piece in b.piece_map().items():
             c = int(piece.color)
             kb ^= _Z[c][piece.piece_type][sq]
@@ -660,11 +662,7 @@ class ChessGame:
         packed = kernel.generate(b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
                                  occupied_co[True], occupied_co[False], turn, out,
                                  self._gains)
-        n = packed & _COUNT_MASK
-        codes = out[:n].tolist()
-        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
-        by_code = _BY_CODE
-        moves = [by_code[code] for code in codes]
+        moves, hints, codes = self._read(packed & _COUNT_MASK)
         if b.castling_rights & (chess.BB_RANK_1 if turn else chess.BB_RANK_8):
             castles = list(b.generate_castling_moves())  # its path is tested there
             if castles:
@@ -675,10 +673,20 @@ class ChessGame:
         if b.ep_square:
             for move in _en_passant(b):
                 moves.append(move)
-                hints.append(109)
+                hints.append(_EN_PASSANT_HINT)
                 codes.append(_code(move))
         self._listed = (moves, hints, codes)
         return moves
+
+    def _read(self, n: int) -> tuple[list[chess.Move], list[int], list[int]]:
+        """The first ``n`` moves a kernel wrote to ``_out``: the moves, their hints, their
+        codes (``move_id``).
+        """
+        out = self._out
+        codes: list[int] = out[:n].tolist()
+        by_code = _BY_CODE
+        return ([by_code[code] for code in codes],
+                out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist(), codes)
 
     def _evasions_made(self) -> list[chess.Move]:
         """``_evasions``' list made by the kernel (``chess_evasion_kernel``) with the moves'
@@ -690,15 +698,11 @@ class ChessGame:
         packed = evasion_kernel.evasions(b.pawns, b.knights, b.bishops, b.rooks, b.queens,
                                          b.kings, occupied_co[True], occupied_co[False],
                                          b.turn, out, self._gains)
-        n = packed & _COUNT_MASK
-        codes = out[:n].tolist()
-        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
-        by_code = _BY_CODE
-        moves = [by_code[code] for code in codes]
+        moves, hints, codes = self._read(packed & _COUNT_MASK)
         if b.ep_square is not None and not packed & evasion_kernel.DOUBLE_CHECK:
             for move in _en_passant_evasions(b):
                 moves.append(move)
-                hints.append(109)
+                hints.append(_EN_PASSANT_HINT)
                 codes.append(_code(move))
         self._listed = (moves, hints, codes)
         return moves
@@ -897,8 +901,9 @@ class ChessGame:
         c = int(b.turn)
         piece = b.piece_type_at(frm)
         assert piece is not None, "play() needs a legal move"
-        tmg, teg = self._tmg, self._teg
-        self._saved.append((self._kb, self._mg, self._eg, self._phase, (tmg, teg)))
+        tables = self._tables
+        tmg, teg = tables
+        self._saved.append((self._kb, self._mg, self._eg, self._phase, tables))
         mgt, egt, zt = tmg[c], teg[c], _Z[c]
         kb = self._kb ^ zt[piece][frm] ^ _Z_SIDE
         mg = self._mg - mgt[piece][frm]
@@ -945,7 +950,7 @@ class ChessGame:
         self._kb, self._mg, self._eg, self._phase = kb, mg, eg, phase
         if piece == _KING and self._kings and (
                 king_state(frm, c) != king_state(to, c)):  # a new placement: new tables
-            self._tmg, self._teg = self._tables_here()
+            self._tables = self._tables_here()
             self._mg, self._eg = self._table_sums()
         self._moves = None
         self._check = None
@@ -962,7 +967,7 @@ class ChessGame:
             b._stack.pop().restore(b)
         else:
             b.pop()
-        self._kb, self._mg, self._eg, self._phase, (self._tmg, self._teg) = self._saved.pop()
+        self._kb, self._mg, self._eg, self._phase, self._tables = self._saved.pop()
         self._keys.pop()
         self._resets.pop()
         self._moves = None
@@ -1122,7 +1127,7 @@ class ChessGame:
             to = move.to_square
             if not occ_them & _BB[to]:  # en passant
                 moves.append(move)
-                hints.append(109)
+                hints.append(_EN_PASSANT_HINT)
                 continue
             frm = move.from_square
             victim = b.piece_type_at(to) or _PAWN
@@ -1145,14 +1150,12 @@ class ChessGame:
         out = self._out
         n = kernel.captures(b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings,
                             occupied_co[True], occupied_co[False], b.turn, out, self._gains)
-        by_code = _BY_CODE
-        moves = [by_code[code] for code in out[:n].tolist()]
-        hints = out[kernel.HINTS_AT:kernel.HINTS_AT + n].tolist()
+        moves, hints, _ = self._read(n)
         ep = b.ep_square
         if ep and not _BB[ep] & b.occupied:
             for move in _en_passant(b):
                 moves.append(move)
-                hints.append(109)
+                hints.append(_EN_PASSANT_HINT)
         return moves, hints
 
     def _captures_python(self) -> tuple[list[chess.Move], list[int]]:
@@ -1247,7 +1250,7 @@ class ChessGame:
                 move = _MOVES[frm][ep]
                 if b._is_safe(king, blockers, move):
                     moves.append(move)
-                    hints.append(109)
+                    hints.append(_EN_PASSANT_HINT)
         return moves, hints
 
     def move_id(self, move: chess.Move) -> int:
@@ -1406,7 +1409,7 @@ class ChessGame:
             elif move.promotion is not None:
                 hint = 190 if move.promotion == _QUEEN else -2
             elif to == ep and b.pawns & _BB[move.from_square]:
-                hint = 109
+                hint = _EN_PASSANT_HINT
             else:
                 hint = 0
             hints.append(hint)
@@ -1455,8 +1458,7 @@ class ChessGame:
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
         b = self.board
-        self._saved.append((self._kb, self._mg, self._eg, self._phase,
-                            (self._tmg, self._teg)))
+        self._saved.append((self._kb, self._mg, self._eg, self._phase, self._tables))
         b.push(chess.Move.null())
         self._kb ^= _Z_SIDE
         self._moves = None
