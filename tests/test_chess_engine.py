@@ -7,11 +7,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import chess
+import pytest
 
 from sakiyomi.game import HangingBeforePlay, MoveIds, QuietChecks, capable
 from sakiyomi.games.chess import ChessGame
 from sakiyomi.protocols.chess_engine import CHESS_CONFIG, first_choice, table_for, think
-from sakiyomi.search.limits import Limits, StopSignal
+from sakiyomi.search.limits import Limits, SearchAborted, StopSignal
 from sakiyomi.search.searcher import SearchConfig, Searcher
 from tests.chess_support import mate_in
 
@@ -184,3 +185,21 @@ def test_move_ids_leave_the_order_and_the_tree_unchanged() -> None:
         value = searcher.search(6)
         results.append((value, searcher.pv, searcher.stats))
     assert results[0] == results[1]
+
+
+def test_a_stopped_first_iteration_gives_way_to_the_static_look() -> None:
+    # Budgets that stop depth 1 part-way: its best move so far is just the first root move
+    # it searched (every value beats -INF), so the answer is first_choice's, not that move.
+    board = chess.Board()
+    looked = first_choice(board)
+    firsts = set()
+    for nodes in (2, 3, 5, 8):
+        move, info = think(board.copy(), Limits(nodes=nodes), StopSignal(nodes=nodes))
+        assert info is None  # no iteration finished within the budget
+        assert move == looked
+        searcher: Searcher[chess.Move] = Searcher(ChessGame(board.copy()), CHESS_CONFIG,
+                                                  stop=StopSignal(nodes=nodes))
+        with pytest.raises(SearchAborted):
+            searcher.search(1)
+        firsts.add(searcher.root_best_move)
+    assert firsts - {looked}, "some stopped iteration had a different move in hand"

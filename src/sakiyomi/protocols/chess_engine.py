@@ -102,10 +102,9 @@ def think(
             return unfinished[0], last
     if last is not None and last.pv:
         return last.pv[0], last
-    fallback = searcher.root_best_move
-    if fallback is None:
-        fallback = first_choice(board, tt)
-    return fallback, last
+    # No iteration finished: the stopped first one's best move so far is merely the first it
+    # searched (every move beats -INF), unproven against the rest; the static look is better.
+    return first_choice(board, tt), last
 
 
 def first_choice(board: chess.Board, tt: TranspositionTable[chess.Move] | None = None
