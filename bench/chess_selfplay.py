@@ -120,6 +120,7 @@ VARIANTS: dict[str, SearchConfig] = {
     "lmr-pv2": replace(CHESS_CONFIG, lmr_pv_less=2),
     "lmr-pv-div3": replace(CHESS_CONFIG, lmr_pv_less=1, lmr_divisor=3.0),
     "no-king-tables": CHESS_CONFIG,
+    "threats": CHESS_CONFIG,
 }
 # Variants that differ from the engine in ``think``'s options rather than in SearchConfig.
 NO_PARTIAL = frozenset({"no-partial"})
@@ -142,6 +143,8 @@ GAME_SWITCHES: dict[str, dict[str, bool]] = {
     "written": {"PIECE_TERMS": True, "MOBILITY": True, "KING_ATTACK": True},
     "king-tables": {"KING_TABLES": True},
     "no-king-tables": {"KING_TABLES": False},
+    # Quiet moves attacking a more valuable piece searched as tactical (session 30).
+    "threats": {"THREATS_TACTICAL": True},
 }
 # Variants that weight the evaluation's terms otherwise than the engine (``EVAL_WEIGHTS``).
 WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": {},
@@ -149,7 +152,7 @@ WEIGHTS: dict[str, Mapping[str, float]] = {"fitted": FITTED_WEIGHTS, "written": 
                                            "static-fit": STATIC_FIT_WEIGHTS}
 DEFAULT_SWITCHES = {name: bool(getattr(ChessGame, name)) for name in (
     "LOSING_CAPTURES_QUIET", "STRUCTURE_TERMS", "PIECE_TERMS", "MOBILITY", "KING_ATTACK",
-    "KING_TABLES")}
+    "KING_TABLES", "THREATS_TACTICAL")}
 
 
 _weights_in_use: Mapping[str, float] = EVAL_WEIGHTS

@@ -254,6 +254,39 @@ def test_legal_moves_and_tests_equal_python_chess_move_for_move() -> None:
     assert losing_seen > 0
 
 
+_VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
+          chess.KING: 0}
+
+
+def test_threat_moves_count_as_tactical_only_with_the_switch() -> None:
+    # THREATS_TACTICAL: a quiet move is tactical when, played, the moved piece attacks an
+    # enemy piece worth more (python-chess's attack set after the push; kings not counted).
+    threats = quiet = 0
+    for board in _sampled_boards(600, seed=30):
+        game = ChessGame(board)
+        for move in game.legal_moves():
+            if board.is_capture(move) or move.promotion is not None:
+                continue
+            mover = board.piece_type_at(move.from_square)
+            assert mover is not None
+            board.push(move)
+            hit = any(_VALUE[p.piece_type] > _VALUE[mover] and p.piece_type != chess.KING
+                      for sq in board.attacks(move.to_square)
+                      if (p := board.piece_at(sq)) is not None and p.color == board.turn)
+            board.pop()
+            if mover == chess.KING:
+                hit = False
+            quiet += 1
+            threats += hit
+            assert not game.is_tactical(move), board.fen()
+            ChessGame.THREATS_TACTICAL = True
+            try:
+                assert game.is_tactical(move) == hit, (board.fen(), move)
+            finally:
+                ChessGame.THREATS_TACTICAL = False
+    assert 0 < threats < quiet
+
+
 # Our own positions with checks that only a look past the moved piece finds: discovered by a
 # knight, by a pawn push, by an en passant capture (two pawns leave the rank), by a king step;
 # a promotion that checks, a bishop checking through the square it left.

@@ -544,6 +544,12 @@ class ChessGame:
     # Off: both fits lost in self-play at 1000 nodes (9-14-40 and 43-15-73, both stopped;
     # bench/results/chess/s29-rules.md).
     KING_TABLES = False
+    # Quiet moves that attack a more valuable enemy piece from their new square (a pawn
+    # attacking a piece, a knight or bishop a rook or queen, a rook a queen: ``_threatens``)
+    # count as tactical (``is_tactical``): never reduced or pruned as late or futile.  The
+    # losses of sessions 27-28 were mostly refutations the search reduced a ply or two below
+    # the root (bench/results/chess/s29-rules.md); such refutations are threats.  Session 30.
+    THREATS_TACTICAL = False
     # The danger count from which ``king_in_danger`` answers True (session 22).
     KING_DANGER_GUARD = 300  # about one quiet position of ours in six (s22-summary.md)
 
@@ -1453,7 +1459,32 @@ class ChessGame:
             frm = move.from_square
             return not _loses_material(b, frm, to, b.piece_type_at(to) or 0,
                                        b.piece_type_at(frm) or 0)
-        return to == b.ep_square and bool(b.pawns & _BB[move.from_square])
+        if to == b.ep_square and b.pawns & _BB[move.from_square]:
+            return True
+        return self.THREATS_TACTICAL and self._threatens(move)
+
+    def _threatens(self, move: chess.Move) -> bool:
+        """Whether the quiet ``move`` (legal here, no capture, no promotion) leaves the moved
+        piece attacking an enemy piece worth more: a pawn a knight, bishop, rook or queen; a
+        knight or bishop a rook or queen; a rook a queen (kings and queens threaten nothing
+        here; a check is the search's own case).  Worked out before the move is played.
+        """
+        b = self.board
+        frm, to = move.from_square, move.to_square
+        source = _BB[frm]
+        them = b.occupied_co[not b.turn]
+        if b.pawns & source:
+            return bool(_PAWN_ATTACKS[b.turn][to] & them & ~(b.pawns | b.kings))
+        if b.knights & source:
+            return bool(_KNIGHT_ATTACKS[to] & them & (b.rooks | b.queens))
+        occupied = b.occupied & ~source
+        if b.bishops & source:
+            return bool(_DIAG_ATTACKS[to][_DIAG_MASKS[to] & occupied] & them
+                        & (b.rooks | b.queens))
+        if b.rooks & source:
+            return bool((_RANK_ATTACKS[to][_RANK_MASKS[to] & occupied]
+                         | _FILE_ATTACKS[to][_FILE_MASKS[to] & occupied]) & them & b.queens)
+        return False
 
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
