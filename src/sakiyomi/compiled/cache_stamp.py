@@ -32,10 +32,12 @@ PACKAGE = Path(__file__).resolve().parent.parent
 # kernel; session 28: its evaluation-time terms' kernel, the exchange tests' and the
 # rescoring's; session 29: chess's move lists with their hints, their exchange evaluation and
 # attack tests) or with tables such code compiles in as constants (chess_see: the exchange
-# values).
+# values; shogi_eval since session 30: the threat features' count, FEATURES, which the threat
+# kernel's scratch offsets and loop compile in).
 SINGLE_MODULE_SOURCES = ("games/shogi_threats.py", "games/shogi_eval_kernel.py",
                          "games/shogi_exchange.py", "games/shogi_rescore.py",
                          "games/shogi_attacks.py", "games/shogi_facade.py",
+                         "games/shogi_eval.py",
                          "games/chess_attack_tables.py", "games/chess_attacks_kernel.py",
                          "games/chess_exchange_kernel.py", "games/chess_movegen_kernel.py",
                          "games/chess_evasion_kernel.py",

@@ -26,7 +26,7 @@ Inside a search, ``repetition_value`` already stops at the first repetition (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 # cshogi, the rules' library, is otherwise imported lazily (shogi_facade); importing it here
 # reports its absence when the game is loaded, as a missing extra, not at the first board.
@@ -36,11 +36,8 @@ from sakiyomi.game import MoveError, Outcome, Player, PositionError
 from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import attacked, cheapest_attacker
-from sakiyomi.games.shogi_eval_kernel import BoardTerms
-from sakiyomi.games.shogi_exchange import ATTACKED, HANGS, Exchanges
+from sakiyomi.games.shogi_eval import MAX_CHECKS
 from sakiyomi.games.shogi_notation import read_move
-from sakiyomi.games.shogi_rescore import Rescorer
-from sakiyomi.games.shogi_threats import MAX_CHECKS
 from sakiyomi.inputs import shown
 from sakiyomi.score import INF, loss_in, win_in
 
@@ -63,6 +60,34 @@ MATE3_OPEN = 3  # mate-in-3 probes only against kings with at most this many ope
 # of a node; 28 % of a search's evaluations are of a position evaluated before in it, session
 # 24).  Emptied when full: about 100 bytes an entry.
 EVAL_CACHE_ENTRIES = 1 << 18
+# The compiled evaluation, exchange and rescoring kernels (``shogi_eval_kernel``,
+# ``shogi_exchange``, ``shogi_rescore``) are loaded by ``load_kernels`` (the first game, or the
+# USI engine's ``isready``), not when this module is imported: compiling them on an empty
+# compiler cache takes seconds, and a GUI waits for ``usiok`` but expects ``isready`` to take
+# its time.
+if TYPE_CHECKING:
+    from sakiyomi.games import shogi_eval_kernel as eval_kernel
+    from sakiyomi.games import shogi_exchange as exchange
+    from sakiyomi.games import shogi_rescore as rescore
+_LOADED = False  # load_kernels has run
+# ``shogi_exchange``'s answer bits (ATTACKED, HANGS), bound by load_kernels: the pruning tests
+# read them at every call, as plain module names.
+_ATTACKED = _HANGS = 0
+
+
+def load_kernels() -> None:
+    """Load the compiled kernels the game's evaluation and pruning tests call, once
+    (compiling them on an empty compiler cache, or loading them from it).
+    """
+    global _LOADED, _ATTACKED, _HANGS, eval_kernel, exchange, rescore
+    if not _LOADED:
+        from sakiyomi.games import shogi_eval_kernel as eval_module
+        from sakiyomi.games import shogi_exchange as exchange_module
+        from sakiyomi.games import shogi_rescore as rescore_module
+
+        eval_kernel, exchange, rescore = eval_module, exchange_module, rescore_module
+        _ATTACKED, _HANGS = exchange_module.ATTACKED, exchange_module.HANGS
+        _LOADED = True
 
 
 def _kept(store: dict[int, int], key: int, value: int) -> int:
@@ -91,9 +116,11 @@ class ShogiGame:
             raise ValueError("mate_plies must be 0 (off), 1 or 3")
         self.tables = ev.EVALUATIONS[evaluation]
         self._safety = self.tables.safety
-        self._terms = BoardTerms(self.tables)
-        self._exchanges = Exchanges(self.tables.material)
-        self._rescorer = Rescorer(self.tables)
+        if not _LOADED:
+            load_kernels()
+        self._terms = eval_kernel.BoardTerms(self.tables)
+        self._exchanges = exchange.Exchanges(self.tables.material)
+        self._rescorer = rescore.Rescorer(self.tables)
         self._exchanges_of: list[int] | None = None  # the board list it was loaded from
         self._king_relative = self.tables.king_relative
         self._delta = ev.move_delta if self._king_relative or not self.tables.hand_linear \
@@ -361,7 +388,7 @@ class ShogiGame:
         """
         if move & 0xF00000:
             return False
-        return bool(self._exchange_bits(move) & HANGS)
+        return bool(self._exchange_bits(move) & _HANGS)
 
     def may_give_check(self, move: int) -> bool:
         """Whether ``move`` (legal here) gives check, without playing it: exact, so a late or
@@ -405,7 +432,7 @@ class ShogiGame:
         """Whether the opponent attacks the square ``move`` goes to, once it is played (read
         off the board list the move would leave, without playing it).
         """
-        return bool(self._exchange_bits(move) & ATTACKED)
+        return bool(self._exchange_bits(move) & _ATTACKED)
 
     def _exchange_bits(self, move: int) -> int:
         """``shogi_exchange``'s ``ATTACKED | HANGS`` bits of ``move`` (legal here, not a

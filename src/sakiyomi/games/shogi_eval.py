@@ -31,11 +31,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games import shogi_fitted as fitted
 from sakiyomi.games.shogi_attacks import RAYS, attacked
-from sakiyomi.games.shogi_threats import FEATURES, MAX_CHECKS, ThreatMaps
+
+if TYPE_CHECKING:  # the compiled threat maps load with ShogiGame's kernels, not with this
+    from sakiyomi.games.shogi_threats import ThreatMaps
+
+# The threat terms' features (``shogi_threats`` computes them), all from the side to move's
+# view: its largest and second-largest loss, the enemy's largest loss, both sides' threatened
+# pieces; the squares next to the enemy king it attacks less those next to its own king the
+# enemy attacks, the same each weighted by the attacker's drop weight (what can be dropped
+# there); the checks it can give (at most ``MAX_CHECKS``) and whether it has one.  Defined
+# here, not in the kernel module, so that the evaluations' tables need no compiled code.
+FEATURES = ("own largest loss", "own second loss", "enemy's largest loss",
+            "own threatened pieces", "enemy's threatened pieces", "zone hits",
+            "zone hits by hand", "checks", "any check")
+MAX_CHECKS = 8
 
 # Hand kinds in cshogi's pieces_in_hand order (P L N S G B R) and their piece types.
 HAND_TYPES = (cs.PAWN, cs.LANCE, cs.KNIGHT, cs.SILVER, cs.GOLD, cs.BISHOP, cs.ROOK)
@@ -477,7 +491,7 @@ def drop_weight(hand_threat: tuple[int, ...], hand: list[int]) -> int:
 
 
 # The evaluation-time terms of ``threat_features`` (session 27), all from the side to move's
-# view: ``shogi_threats.FEATURES``.
+# view: ``FEATURES``.
 THREAT_TERMS = FEATURES
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from sakiyomi.compiled.bits import njit
+from sakiyomi.games import shogi_eval as ev
 from sakiyomi.games import shogi_facade as cs
 from sakiyomi.games.shogi_attacks import DIAGONAL, ORTHOGONAL, STEPS
 
@@ -36,15 +37,10 @@ KING_VALUE = 1 << 20  # a king takes only what nothing defends
 TERMS = ("black's largest loss", "black's second loss", "black's threatened pieces",
          "white's largest loss", "white's second loss", "white's threatened pieces",
          "black king's zone hits", "white king's zone hits")
-# The evaluation's features made of them, all from the side to move's view: its largest and
-# second-largest loss, the enemy's largest loss, both sides' threatened pieces; the squares
-# next to the enemy king it attacks less those next to its own king the enemy attacks, the
-# same each weighted by the attacker's drop weight (what can be dropped there); the checks it
-# can give (at most ``MAX_CHECKS``) and whether it has one.
-FEATURES = ("own largest loss", "own second loss", "enemy's largest loss",
-            "own threatened pieces", "enemy's threatened pieces", "zone hits",
-            "zone hits by hand", "checks", "any check")
-MAX_CHECKS = 8
+# The evaluation's features made of them (``shogi_eval.FEATURES``, defined there so that the
+# evaluations' tables load without this module) and the most checks counted.
+FEATURES = ev.FEATURES
+MAX_CHECKS = ev.MAX_CHECKS
 
 # Ray directions: 0-3 orthogonal (0: black's forward), 4-7 diagonal.
 _DIRECTIONS = ORTHOGONAL + DIAGONAL

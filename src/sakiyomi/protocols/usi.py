@@ -19,7 +19,13 @@ from collections.abc import Callable
 
 from sakiyomi import __version__
 from sakiyomi.game import GameError
-from sakiyomi.games.shogi import DEFAULT_EVALUATION, EVALUATIONS, ShogiGame, parse_position
+from sakiyomi.games.shogi import (
+    DEFAULT_EVALUATION,
+    EVALUATIONS,
+    ShogiGame,
+    load_kernels,
+    parse_position,
+)
 from sakiyomi.inputs import shown
 from sakiyomi.protocols.engine_loop import (
     GoSession,
@@ -88,7 +94,10 @@ class UsiEngine:
     def __init__(self, output: Output) -> None:
         self.out = output
         self.options = Options()
-        self.game: ShogiGame | None = ShogiGame()
+        # The start position until ``position`` sets one: made at the first ``go`` (or
+        # ``isready``), since a game loads the compiled kernels and ``usiok`` must not wait.
+        self.game: ShogiGame | None = None
+        self._start_pending = True
         self.thread = SearchThread()
         self.tt: TranspositionTable[int] = table_for(self.options.hash_mb)
         self._received: float | None = None  # when the line being handled arrived
@@ -175,7 +184,12 @@ class UsiEngine:
                                                 self.options.mate_plies)
 
     def _isready(self, _: str) -> None:
-        """``readyok``, after emptying a table cleared by ``usinewgame`` (GUIs wait for it)."""
+        """``readyok``, after emptying a table cleared by ``usinewgame`` (GUIs wait for it);
+        the first ``isready`` loads the compiled kernels (``shogi.load_kernels``: seconds on an
+        empty compiler cache) and the start position, so that no search clock pays for them.
+        """
+        load_kernels()
+        self._current()
         self.tt.settle()
         self.out.send("readyok")
 
@@ -183,7 +197,18 @@ class UsiEngine:
         self.thread.halt()
         self.tt.clear(now=False)  # emptied by the next search or isready (tt.clear)
 
+    def _current(self) -> ShogiGame | None:
+        """The position to search: the start position (with the options' settings) until
+        ``position`` has been sent, made on first use.
+        """
+        if self._start_pending:
+            self._start_pending = False
+            self.game = ShogiGame(evaluation=self.options.evaluation,
+                                  mate_plies=self.options.mate_plies)
+        return self.game
+
     def _position(self, rest: str) -> None:
+        self._start_pending = False
         self.game = None
         try:
             sfen, moves = parse_position(rest)
@@ -210,7 +235,8 @@ class UsiEngine:
             self.out.send(f"info string error: {exc}; searching briefly")
             go, plan = GoParams(mate_search=mate), SHORT_SEARCH
         margin = self.options.byoyomi_margin_ms / 1000
-        game = self.game.copy() if self.game is not None else None
+        current = self._current()
+        game = current.copy() if current is not None else None
         if game is None:
             self.thread.halt()
             self.out.send("info string error: no valid position; send 'position' first")
