@@ -1477,14 +1477,15 @@ class ChessGame:
             return bool(_PAWN_ATTACKS[b.turn][to] & them & ~(b.pawns | b.kings))
         if b.knights & source:
             return bool(_KNIGHT_ATTACKS[to] & them & (b.rooks | b.queens))
-        occupied = b.occupied & ~source
         if b.bishops & source:
-            return bool(_DIAG_ATTACKS[to][_DIAG_MASKS[to] & occupied] & them
-                        & (b.rooks | b.queens))
-        if b.rooks & source:
-            return bool((_RANK_ATTACKS[to][_RANK_MASKS[to] & occupied]
-                         | _FILE_ATTACKS[to][_FILE_MASKS[to] & occupied]) & them & b.queens)
-        return False
+            targets = b.rooks | b.queens
+        elif b.rooks & source:
+            targets = b.queens
+        else:
+            return False
+        # A bishop's or rook's attacks from ``to`` (``source`` tells which) with ``frm`` empty.
+        return bool(_sliding(to, source, b.bishops, b.rooks, b.occupied & ~source)
+                    & them & targets)
 
     def play_null(self) -> None:
         """Pass (python-chess's null move); starts a new reversible run for repetitions."""
